@@ -1,0 +1,38 @@
+// One build script, one entry per runtime: the extension host, the CLI, the webview.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
+
+const node = {
+  ...common,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Native and heavy optional modules stay outside the bundle and are loaded lazily at run time.
+  external: ['vscode', 'onnxruntime-node', 'sharp', 'node-llama-cpp', '@huggingface/transformers'],
+};
+
+const builds = [
+  { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('src/webview/main.ts')) {
+  builds.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' });
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,30 @@
+/** A problem found while loading configuration. Loading never throws; it returns these. */
+export interface ConfigProblem {
+  /** Absolute path of the file the problem is in; undefined for environment-variable problems. */
+  file?: string;
+  /** 1-based line and column where known (the key's position in the TOML file). */
+  line?: number;
+  column?: number;
+  /** Dotted key path, e.g. `mcp.servers[1].prefix` or `chat.temperature`. */
+  keyPath: string;
+  severity: 'error' | 'warning';
+  /** Stable identifier for callers and tests: 'toml-syntax' | 'unknown-key' | 'invalid-value' | … */
+  code: ConfigProblemCode;
+  /** Written for the user; includes "did you mean …" for misspelt keys. */
+  message: string;
+}
+
+export type ConfigProblemCode =
+  | 'toml-syntax'
+  | 'unreadable-file'
+  | 'unknown-key'
+  | 'invalid-value'
+  | 'missing-key'
+  | 'duplicate'
+  | 'plain-text-secret'
+  | 'bare-env-name'
+  | 'unknown-provider'
+  | 'env-override';
+
+/** Where an effective value came from (DESIGN.md decision 1). */
+export type ConfigSource = 'default' | 'global' | 'workspace' | 'env';

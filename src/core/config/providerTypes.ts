@@ -1,0 +1,64 @@
+/**
+ * Provider type names. The reference's neutral names are canonical; the brand aliases are accepted
+ * everywhere a type is (DESIGN.md "Names") and normalised by `canonicalProviderType`.
+ */
+export const CHAT_PROVIDER_TYPES = ['local_runner', 'cloud_a', 'cloud_b'] as const;
+export const HOSTED_OPENAI_COMPATIBLE_TYPES = ['openrouter', 'zai', 'cohere', 'vertexai'] as const;
+export const LLM_PROVIDER_TYPES = [
+  ...CHAT_PROVIDER_TYPES,
+  'custom',
+  ...HOSTED_OPENAI_COMPATIBLE_TYPES,
+  'githubcopilot',
+] as const;
+export const EMBEDDING_PROVIDER_TYPES = [
+  'local_cpu',
+  'local_runner',
+  'cloud_a',
+  'cloud_b',
+  'local_gpu_a',
+  'local_gpu_b',
+] as const;
+
+export const PROVIDER_TYPE_ALIASES = { ollama: 'local_runner', openai: 'cloud_a', anthropic: 'cloud_b' } as const;
+export const PROVIDER_TYPE_ALIAS_NAMES = Object.keys(PROVIDER_TYPE_ALIASES) as (keyof typeof PROVIDER_TYPE_ALIASES)[];
+
+export type ChatProviderType = (typeof CHAT_PROVIDER_TYPES)[number];
+export type LlmProviderType = (typeof LLM_PROVIDER_TYPES)[number];
+export type EmbeddingProviderType = (typeof EMBEDDING_PROVIDER_TYPES)[number];
+export type ProviderTypeAlias = keyof typeof PROVIDER_TYPE_ALIASES;
+
+/** Maps `ollama`/`openai`/`anthropic` to their canonical names; other names pass through. */
+export function canonicalProviderType<T extends string>(type: T): Exclude<T, ProviderTypeAlias> | (typeof PROVIDER_TYPE_ALIASES)[ProviderTypeAlias] {
+  return (PROVIDER_TYPE_ALIASES as Record<string, string>)[type] ?? (type as never);
+}
+
+/** Default endpoint and model per LLM provider type (DESIGN.md "Names"). `custom` has none. */
+export const LLM_PROVIDER_DEFAULTS: Record<LlmProviderType, { endpoint?: string; model?: string }> = {
+  local_runner: { endpoint: 'http://127.0.0.1:11434', model: 'llama3.2' },
+  cloud_a: { endpoint: 'https://api.openai.com/v1', model: 'gpt-4o' },
+  cloud_b: { endpoint: 'https://api.anthropic.com', model: 'claude-sonnet-4-5-20250929' },
+  custom: {},
+  openrouter: { endpoint: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o' },
+  zai: { endpoint: 'https://api.z.ai/api/coding/paas/v4', model: 'glm-4.7' },
+  cohere: { endpoint: 'https://api.cohere.ai/compatibility/v1', model: 'command-r-plus' },
+  vertexai: { endpoint: 'https://generativelanguage.googleapis.com/v1beta/openai', model: 'gemini-2.5-flash' },
+  githubcopilot: {},
+};
+
+/** Default model per embedding provider type (issue 4); GPU types and cloud_b have none. */
+export const EMBEDDING_PROVIDER_DEFAULTS: Record<EmbeddingProviderType, { model?: string; apiUrl?: string; maxConcurrent: number }> = {
+  local_cpu: { model: 'Xenova/bge-small-en-v1.5', maxConcurrent: 1 },
+  local_runner: { model: 'nomic-embed-text', apiUrl: 'http://127.0.0.1:11434', maxConcurrent: 2 },
+  cloud_a: { model: 'text-embedding-3-small', apiUrl: 'https://api.openai.com/v1', maxConcurrent: 4 },
+  cloud_b: { maxConcurrent: 4 },
+  local_gpu_a: { maxConcurrent: 1 },
+  local_gpu_b: { maxConcurrent: 1 },
+};
+
+/** Environment variables holding keys/hosts, canonical first, then the accepted fallbacks. */
+export const PROVIDER_ENV = {
+  cloud_a: ['CLOUD_A_API_KEY', 'OPENAI_API_KEY'],
+  cloud_b: ['CLOUD_B_API_KEY', 'ANTHROPIC_API_KEY'],
+  local_runner_host: ['LOCAL_RUNNER_HOST', 'OLLAMA_HOST'],
+  kiln_path: ['HEARTH_KILN_PATH'],
+} as const;

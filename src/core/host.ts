@@ -1,0 +1,55 @@
+/**
+ * What the core needs from whoever hosts it (the editor or the CLI). The core never reaches for
+ * globals: each service receives a Host (or the part of it it needs) through its constructor, so the
+ * same code runs under VS Code, in the CLI and in unit tests with a fake host.
+ */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
+
+/** Mirrors VS Code's LogOutputChannel so the editor host can pass its channel straight through. */
+export interface Logger {
+  error(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+  trace(message: string, ...args: unknown[]): void;
+}
+
+/** Reports progress of long work; `increment` is a percentage of the whole, as in VS Code. */
+export interface Progress {
+  report(update: { message?: string; increment?: number }): void;
+}
+
+export interface ProgressOptions {
+  title: string;
+  /** The host may show a cancel button; the signal fires when the user presses it. */
+  cancellable?: boolean;
+}
+
+export interface Host {
+  readonly log: Logger;
+  /** Runs long work with a progress indicator (or none, when `[cli].show_progress` is false). */
+  withProgress<T>(options: ProgressOptions, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Asks the user before destructive work. Hosts answer true without asking when
+   * `[cli].confirm_destructive` is false (or `--yes` was given in the CLI).
+   */
+  confirm(message: string, detail?: string): Promise<boolean>;
+  /** Secret storage: VS Code SecretStorage in the editor, environment variables in the CLI. */
+  readonly secrets: SecretStore;
+}
+
+export interface SecretStore {
+  get(name: string): Promise<string | undefined>;
+  store?(name: string, value: string): Promise<void>;
+}
+
+/** A logger that writes nothing: for tests and for code paths that have no host yet. */
+export const silentLogger: Logger = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  trace() {},
+};
