@@ -28,8 +28,16 @@ export type EmbeddingProviderType = (typeof EMBEDDING_PROVIDER_TYPES)[number];
 export type ProviderTypeAlias = keyof typeof PROVIDER_TYPE_ALIASES;
 
 /** Maps `ollama`/`openai`/`anthropic` to their canonical names; other names pass through. */
-export function canonicalProviderType<T extends string>(type: T): Exclude<T, ProviderTypeAlias> | (typeof PROVIDER_TYPE_ALIASES)[ProviderTypeAlias] {
-  return (PROVIDER_TYPE_ALIASES as Record<string, string>)[type] ?? (type as never);
+export function canonicalProviderType(type: string): string {
+  return (PROVIDER_TYPE_ALIASES as Record<string, string>)[type] ?? type;
+}
+
+export function canonicalLlmType(type: string): LlmProviderType {
+  return canonicalProviderType(type) as LlmProviderType;
+}
+
+export function canonicalEmbeddingType(type: string): EmbeddingProviderType {
+  return canonicalProviderType(type) as EmbeddingProviderType;
 }
 
 /** Default endpoint and model per LLM provider type (DESIGN.md "Names"). `custom` has none. */

@@ -19,7 +19,7 @@ const nonEmpty = z.string().min(1, 'must not be empty');
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 /** Provider names including the accepted aliases (`ollama`, `openai`, `anthropic`). */
-const withAliases = <T extends readonly string[]>(types: T) => z.enum([...types, ...PROVIDER_TYPE_ALIAS_NAMES] as [string, ...string[]]);
+const withAliases = <T extends readonly string[]>(types: T) => z.enum([...types, ...PROVIDER_TYPE_ALIAS_NAMES] as unknown as [string, ...string[]]);
 
 export const ChatSchema = z.strictObject({
   model: nonEmpty.optional().describe('Model name; defaults to the provider default'),

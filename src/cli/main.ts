@@ -1,0 +1,63 @@
+/**
+ * The `hearth` command. Each subcommand lives in src/cli/commands/<name>.ts and exports
+ * `run(argv, io)`; this file only dispatches, so adding a command is one line in COMMANDS.
+ */
+import { describeError, isHearthError } from '../core/errors';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CommandRunner = (argv: string[], io: CliIo) => Promise<number>;
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<CommandRunner>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  // Subcommands register here: name → lazy loader (keeps start-up fast).
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`);
+  return ['Usage: hearth <command> [options]', '', 'Commands:', ...lines, '', 'Run `hearth <command> --help` for a command\'s options.'].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${process.env.HEARTH_VERSION ?? '0.1.0'}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    io.stderr.write(`hearth: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    const run = await entry.load();
+    return await run(rest, io);
+  } catch (error) {
+    // Expected failures print their message only; anything else is a bug worth a stack in verbose mode.
+    io.stderr.write(`hearth ${name}: ${describeError(error)}\n`);
+    if (!isHearthError(error) && io.env.HEARTH_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+  );
+}
