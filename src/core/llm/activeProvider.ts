@@ -1,0 +1,101 @@
+/**
+ * Which provider chat uses, with every value resolved (DESIGN.md decision 4). Shared by the status
+ * bar, the providers and the CLI so they can never disagree about "the active model".
+ */
+import type { ConfigSource } from '../config/problem';
+import type { HearthConfig, LlmProviderConfig } from '../config/schema';
+import { canonicalLlmType, LLM_PROVIDER_DEFAULTS, PROVIDER_ENV, type LlmProviderType } from '../config/providerTypes';
+
+/** Name of the implicit provider described by `[chat]` when no `[llm.providers]` exist. */
+export const IMPLICIT_PROVIDER_NAME = 'chat';
+
+/**
+ * The active provider, fully resolved. `model`/`endpoint` are undefined only where the type has
+ * no default and none was configured (`custom`'s model, `githubcopilot`).
+ */
+export interface ActiveProvider {
+  /** The `[llm.providers.<name>]` label, or `chat` for the implicit provider. */
+  name: string;
+  type: LlmProviderType;
+  model: string | undefined;
+  endpoint: string | undefined;
+  temperature: number;
+  maxTokens: number;
+  timeoutSecs: number;
+  /** The raw `api_key` value (`{env:X}`, `{secret:X}`, a bare name or a literal); resolve it at use. */
+  apiKeyRef: string | undefined;
+  /** Environment variables that supply the key when `apiKeyRef` is unset (canonical first). */
+  apiKeyEnv: readonly string[];
+  /** True when there are no `[llm.providers]` and `[chat]` describes the provider. */
+  implicit: boolean;
+}
+
+/** `[chat]` keys that, when set explicitly, override the provider table's values for chat. */
+const CHAT_OVERRIDES = ['model', 'endpoint', 'temperature', 'max_tokens', 'timeout_secs'] as const;
+
+/**
+ * Resolves the active provider. With `[llm.providers]`, `[llm].default` names it (an unknown or
+ * missing default falls back to the first provider, so a typo degrades instead of breaking chat;
+ * the loader reports the typo). Without providers, `[chat]` is the implicit provider `chat`.
+ * `sources` (dotted key → source) tells explicit `[chat]` keys from defaults.
+ */
+export function activeProvider(config: HearthConfig, sources: Record<string, ConfigSource> = {}): ActiveProvider {
+  const providers = Object.entries(config.llm.providers);
+  if (providers.length === 0) return implicitProvider(config);
+
+  const chosen = providers.find(([name]) => name === config.llm.default) ?? providers[0];
+  const [name, table] = chosen;
+  const resolved = fromTable(name, table);
+  const chat = config.chat;
+  for (const key of CHAT_OVERRIDES) {
+    const source = sources[`chat.${key}`];
+    if (source === undefined || source === 'default' || chat[key] === undefined) continue;
+    if (key === 'model') resolved.model = chat.model;
+    else if (key === 'endpoint') resolved.endpoint = chat.endpoint;
+    else if (key === 'temperature') resolved.temperature = chat.temperature;
+    else if (key === 'max_tokens') resolved.maxTokens = chat.max_tokens;
+    else resolved.timeoutSecs = chat.timeout_secs;
+  }
+  return resolved;
+}
+
+function fromTable(name: string, table: LlmProviderConfig): ActiveProvider {
+  const type = canonicalLlmType(table.type);
+  const defaults = LLM_PROVIDER_DEFAULTS[type] ?? {};
+  return {
+    name,
+    type,
+    model: table.default_model ?? defaults.model,
+    endpoint: table.endpoint ?? defaults.endpoint,
+    temperature: table.temperature,
+    maxTokens: table.max_tokens,
+    timeoutSecs: table.timeout_secs,
+    apiKeyRef: table.api_key,
+    apiKeyEnv: keyEnv(type),
+    implicit: false,
+  };
+}
+
+function implicitProvider(config: HearthConfig): ActiveProvider {
+  const chat = config.chat;
+  const type = canonicalLlmType(chat.provider);
+  const defaults = LLM_PROVIDER_DEFAULTS[type] ?? {};
+  return {
+    name: IMPLICIT_PROVIDER_NAME,
+    type,
+    model: chat.model ?? defaults.model,
+    endpoint: chat.endpoint ?? defaults.endpoint,
+    temperature: chat.temperature,
+    maxTokens: chat.max_tokens,
+    timeoutSecs: chat.timeout_secs,
+    apiKeyRef: undefined,
+    apiKeyEnv: keyEnv(type),
+    implicit: true,
+  };
+}
+
+function keyEnv(type: LlmProviderType): readonly string[] {
+  if (type === 'cloud_a') return PROVIDER_ENV.cloud_a;
+  if (type === 'cloud_b') return PROVIDER_ENV.cloud_b;
+  return [];
+}
