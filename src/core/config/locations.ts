@@ -1,0 +1,60 @@
+/**
+ * Where the configuration files live (DESIGN.md "Names"): the global file in the platform's user
+ * config directory, the workspace file in `.hearth/config.toml` at the workspace root.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+
+export const TOOL_DIR_NAME = 'hearth';
+export const WORKSPACE_DIR_NAME = '.hearth';
+export const CONFIG_FILE_NAME = 'config.toml';
+
+/**
+ * The user config directory per platform: Linux `$XDG_CONFIG_HOME` or `~/.config`; macOS
+ * `~/Library/Application Support`; Windows `%APPDATA%` (or `~/AppData/Roaming` when unset).
+ */
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (platform === 'win32') {
+    return env.APPDATA && env.APPDATA.length > 0 ? env.APPDATA : path.win32.join(home, 'AppData', 'Roaming');
+  }
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support');
+  // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.posix.isAbsolute(xdg)) return xdg;
+  return path.posix.join(home, '.config');
+}
+
+/** `<user config dir>/hearth`: the global config and global agent cards live here. */
+export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  return join(userConfigDir(env, platform, home), TOOL_DIR_NAME);
+}
+
+/** `<user config dir>/hearth/config.toml`. */
+export function globalConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  return join(globalConfigDir(env, platform, home), CONFIG_FILE_NAME);
+}
+
+/** `<root>/.hearth/config.toml`. */
+export function workspaceConfigPath(root: string): string {
+  return path.join(root, WORKSPACE_DIR_NAME, CONFIG_FILE_NAME);
+}
+
+/**
+ * The workspace root among the open folders: the first that has `.hearth/config.toml`, else the
+ * first folder; undefined when no folder is open.
+ */
+export function findWorkspaceRoot(folders: readonly string[]): string | undefined {
+  const withConfig = folders.find((folder) => isFile(workspaceConfigPath(folder)));
+  return withConfig ?? folders[0];
+}
+
+function isFile(file: string): boolean {
+  try {
+    return existsSync(file) && statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
