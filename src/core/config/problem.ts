@@ -24,7 +24,9 @@ export type ConfigProblemCode =
   | 'plain-text-secret'
   | 'bare-env-name'
   | 'unknown-provider'
-  | 'env-override';
+  | 'env-override'
+  /** A bug in the loader itself; the defaults apply. */
+  | 'internal';
 
 /** Where an effective value came from (DESIGN.md decision 1). */
 export type ConfigSource = 'default' | 'global' | 'workspace' | 'env';

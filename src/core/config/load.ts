@@ -1,0 +1,103 @@
+/**
+ * Loads the effective configuration: both files, layered per key, env overrides last, every value
+ * with its source, every problem with file/line/column. Never throws (DESIGN.md decision 3): a bad
+ * configuration must never break the editor or the CLI.
+ */
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { HearthConfigSchema, defaultConfig, type HearthConfig } from './schema';
+import type { ConfigProblem, ConfigSource } from './problem';
+import { canonicalEmbeddingType, canonicalLlmType, canonicalProviderType } from './providerTypes';
+import { globalConfigPath, workspaceConfigPath } from './locations';
+import { parseConfigText, readConfigText } from './parseToml';
+import { validateLayer, isTable } from './validateLayer';
+import { leafPaths, mergeLayers, type Layer, type MergedLayers } from './mergeLayers';
+import { fillDefaults } from './fillDefaults';
+import { applyEnvOverrides } from './envOverrides';
+import { checkMerged, MergedLocator } from './checkMerged';
+import { formatKeyPath, type KeySegment } from './keyPath';
+
+export interface LoadOptions {
+  workspaceRoot: string;
+  env?: NodeJS.ProcessEnv;
+  /** Overrides the per-platform location (tests, `--global-config`). */
+  globalConfigPath?: string;
+}
+
+export interface LoadedConfig {
+  /** Validated, defaults filled, env overrides applied, provider types canonical, kiln_path absolute. */
+  config: HearthConfig;
+  /** Dotted leaf key path (`chat.temperature`, `mcp.servers[0].prefix`) → where its value came from. */
+  sources: Record<string, ConfigSource>;
+  problems: ConfigProblem[];
+  files: { global: string; workspace: string };
+}
+
+export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  const problems: ConfigProblem[] = [];
+  let files = { global: options.globalConfigPath ?? '', workspace: '' };
+  try {
+    files = { global: options.globalConfigPath ?? globalConfigPath(env), workspace: workspaceConfigPath(options.workspaceRoot) };
+    const layers: Layer[] = [];
+    for (const source of ['global', 'workspace'] as const) {
+      const file = files[source];
+      const text = await readConfigText(file, problems);
+      if (text === undefined) continue;
+      const { data, locator } = parseConfigText(text, file, problems);
+      const validated = validateLayer(data, { source, file, locator, problems });
+      layers.push({ source, file, locator, ...validated });
+    }
+    const merged = mergeLayers(layers);
+    const config = fillDefaults(HearthConfigSchema, merged.data) as HearthConfig;
+    canonicalizeTypes(config);
+    applyEnvOverrides(config, merged.sources, env, problems);
+    checkMerged(config, merged, new MergedLocator(merged, layers), problems);
+    config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
+    return { config, sources: collectSources(config, merged), problems, files };
+  } catch (error) {
+    // A bug here must not take the host down: report it and run on defaults.
+    problems.push({ keyPath: '', severity: 'error', code: 'internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
+    const config = defaultConfig();
+    config.kiln_path = path.resolve(options.workspaceRoot || '.');
+    return { config, sources: collectSources(config, { data: {}, sources: new Map(), servers: [] }), problems, files };
+  }
+}
+
+/** `ollama`/`openai`/`anthropic` become `local_runner`/`cloud_a`/`cloud_b` everywhere a type is. */
+function canonicalizeTypes(config: HearthConfig): void {
+  config.chat.provider = canonicalProviderType(config.chat.provider);
+  config.embedding.provider = canonicalEmbeddingType(config.embedding.provider);
+  for (const provider of Object.values(config.llm.providers)) {
+    if (provider.type !== undefined) provider.type = canonicalLlmType(provider.type);
+  }
+}
+
+/** `~` expanded, relative paths resolved against the workspace root; unset means the root itself. */
+export function resolveKilnPath(value: string | undefined, workspaceRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (value === undefined || value.trim() === '') return path.resolve(workspaceRoot);
+  let text = value.trim();
+  if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = path.join(env.HOME || env.USERPROFILE || homedir(), text.slice(1));
+  return path.resolve(workspaceRoot, text);
+}
+
+function collectSources(config: HearthConfig, merged: MergedLayers): Record<string, ConfigSource> {
+  const out: Record<string, ConfigSource> = {};
+  const walk = (value: unknown, segments: KeySegment[]): void => {
+    if (value === undefined) return;
+    const key = formatKeyPath(segments);
+    if (key === 'mcp.servers' && Array.isArray(value)) {
+      if (value.length === 0) out[key] = 'default';
+      value.forEach((server: Record<string, unknown>, index) => {
+        const origin = merged.servers[index];
+        for (const rel of leafPaths(server, [])) out[`${formatKeyPath([...segments, index])}.${rel}`] = origin?.written.has(rel) ? origin.source : 'default';
+      });
+    } else if (isTable(value)) {
+      for (const [child, inner] of Object.entries(value)) walk(inner, [...segments, child]);
+    } else {
+      out[key] = merged.sources.get(key) ?? 'default';
+    }
+  };
+  walk(config, []);
+  return out;
+}
