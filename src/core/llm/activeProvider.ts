@@ -4,7 +4,7 @@
  */
 import type { ConfigSource } from '../config/problem';
 import type { HearthConfig, LlmProviderConfig } from '../config/schema';
-import { canonicalLlmType, LLM_PROVIDER_DEFAULTS, PROVIDER_ENV, type LlmProviderType } from '../config/providerTypes';
+import { canonicalLlmType, HOSTED_OPENAI_COMPATIBLE_TYPES, LLM_PROVIDER_DEFAULTS, PROVIDER_ENV, type LlmProviderType } from '../config/providerTypes';
 
 /** Name of the implicit provider described by `[chat]` when no `[llm.providers]` exist. */
 export const IMPLICIT_PROVIDER_NAME = 'chat';
@@ -37,7 +37,7 @@ const CHAT_OVERRIDES = ['model', 'endpoint', 'temperature', 'max_tokens', 'timeo
  * Resolves the active provider. With `[llm.providers]`, `[llm].default` names it (an unknown or
  * missing default falls back to the first provider, so a typo degrades instead of breaking chat;
  * the loader reports the typo). Without providers, `[chat]` is the implicit provider `chat`.
- * `sources` (dotted key → source) tells explicit `[chat]` keys from defaults.
+ * `sources` (dotted key → source) tells keys set in a file from defaults and env overrides.
  */
 export function activeProvider(config: HearthConfig, sources: Record<string, ConfigSource> = {}): ActiveProvider {
   const providers = Object.entries(config.llm.providers);
@@ -49,7 +49,10 @@ export function activeProvider(config: HearthConfig, sources: Record<string, Con
   const chat = config.chat;
   for (const key of CHAT_OVERRIDES) {
     const source = sources[`chat.${key}`];
-    if (source === undefined || source === 'default' || chat[key] === undefined) continue;
+    // Only the user's own [chat] keys count: an env-sourced one (LOCAL_RUNNER_HOST fills
+    // chat.endpoint for the implicit local runner) already reached the matching provider tables.
+    if (source !== 'global' && source !== 'workspace') continue;
+    if (chat[key] === undefined) continue;
     if (key === 'model') resolved.model = chat.model;
     else if (key === 'endpoint') resolved.endpoint = chat.endpoint;
     else if (key === 'temperature') resolved.temperature = chat.temperature;
@@ -97,5 +100,17 @@ function implicitProvider(config: HearthConfig): ActiveProvider {
 function keyEnv(type: LlmProviderType): readonly string[] {
   if (type === 'cloud_a') return PROVIDER_ENV.cloud_a;
   if (type === 'cloud_b') return PROVIDER_ENV.cloud_b;
+  // The further hosted types read <TYPE>_API_KEY, the name their own tools use (OPENROUTER_API_KEY…).
+  if ((HOSTED_OPENAI_COMPATIBLE_TYPES as readonly string[]).includes(type)) return [`${type.toUpperCase()}_API_KEY`];
   return [];
+}
+
+/**
+ * Every configured provider, resolved like the active one (the model list and switcher query them
+ * all). The active provider is included with its `[chat]` overrides applied.
+ */
+export function configuredProviders(config: HearthConfig, sources: Record<string, ConfigSource> = {}): ActiveProvider[] {
+  const active = activeProvider(config, sources);
+  if (active.implicit) return [active];
+  return Object.entries(config.llm.providers).map(([name, table]) => (name === active.name ? active : fromTable(name, table)));
 }

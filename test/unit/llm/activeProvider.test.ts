@@ -92,11 +92,11 @@ test('keys set explicitly in [chat] override the provider table; defaulted [chat
   assert.equal(plain.temperature, 0.3);
 });
 
-test('an endpoint from the environment in [chat] overrides the table endpoint too', () => {
+test('an env-sourced [chat] endpoint (LOCAL_RUNNER_HOST) does not override another provider table', () => {
   const config = parse({
     chat: { endpoint: 'http://127.0.0.1:5555' },
-    llm: { default: 'local', providers: { local: { type: 'local_runner' } } },
+    llm: { default: 'cloud', providers: { cloud: { type: 'cloud_a' } } },
   });
   const active = activeProvider(config, { 'chat.endpoint': 'env' });
-  assert.equal(active.endpoint, 'http://127.0.0.1:5555');
+  assert.equal(active.endpoint, 'https://api.openai.com/v1');
 });
