@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { loadConfig } from '../../../src/core/config/load';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { configTemplate } from '../../../src/core/config/template';
 
@@ -37,6 +41,29 @@ for (const scope of ['workspace', 'global'] as const) {
     assert.ok(config.acp.agents['my-claude']?.env?.ANTHROPIC_API_KEY);
   });
 }
+
+test('written as both files, the templates load with zero problems and the live example applies', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'hearth-template-'));
+  try {
+    await mkdir(join(root, 'ws', '.hearth'), { recursive: true });
+    await writeFile(join(root, 'ws', '.hearth', 'config.toml'), configTemplate('workspace'));
+    await writeFile(join(root, 'global.toml'), configTemplate('global'));
+    const loaded = await loadConfig({ workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
+    assert.deepEqual(loaded.problems, []);
+    assert.equal(loaded.config.kiln_path, join(root, 'ws'));
+    assert.equal(loaded.sources['kiln_path'], 'workspace');
+    assert.equal(loaded.sources['chat.provider'], 'workspace');
+    assert.equal(loaded.sources['chat.temperature'], 'default');
+
+    // The fully uncommented template is a valid configuration too (loader checks included).
+    await writeFile(join(root, 'ws', '.hearth', 'config.toml'), uncommentAll(configTemplate('workspace')));
+    const full = await loadConfig({ workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
+    assert.deepEqual(full.problems, []);
+    assert.equal(full.config.mcp.servers.length, 2);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
 
 test('every key of the schema appears in the template', () => {
   const text = configTemplate('workspace');

@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/core/config/load';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { activeProvider } from '../../../src/core/llm/activeProvider';
 import type { ConfigSource } from '../../../src/core/config/problem';
@@ -99,4 +103,23 @@ test('an env-sourced [chat] endpoint (LOCAL_RUNNER_HOST) does not override anoth
   });
   const active = activeProvider(config, { 'chat.endpoint': 'env' });
   assert.equal(active.endpoint, 'https://api.openai.com/v1');
+});
+
+test('with real files: a [chat] key set in the workspace file overrides the global provider table', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'hearth-active-'));
+  try {
+    await writeFile(join(root, 'global.toml'), '[llm]\ndefault = "home"\n[llm.providers.home]\ntype = "ollama"\ndefault_model = "qwen2.5:0.5b"\ntemperature = 0.1\n');
+    await mkdir(join(root, 'ws', '.hearth'), { recursive: true });
+    await writeFile(join(root, 'ws', '.hearth', 'config.toml'), '[chat]\ntemperature = 1.2\n');
+    const loaded = await loadConfig({ workspaceRoot: join(root, 'ws'), env: { LOCAL_RUNNER_HOST: '127.0.0.1:7777' }, globalConfigPath: join(root, 'global.toml') });
+    assert.deepEqual(loaded.problems, []);
+    const active = activeProvider(loaded.config, loaded.sources);
+    assert.equal(active.name, 'home');
+    assert.equal(active.type, 'local_runner');
+    assert.equal(active.model, 'qwen2.5:0.5b');
+    assert.equal(active.temperature, 1.2);
+    assert.equal(active.endpoint, 'http://127.0.0.1:7777');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
