@@ -1,0 +1,195 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../config/schema';
+import type { Logger } from '../host';
+import type { BackoffOptions } from './backoff';
+import { Emitter, type Disposable } from './emitter';
+import { GatewayError } from './gatewayErrors';
+import { Upstream, type UpstreamState, type UpstreamTool } from './upstream';
+import type { SecretResolver } from './upstreamTransport';
+
+export interface GatewayOptions {
+  log: Logger;
+  resolveSecret: SecretResolver;
+  /** Environment inherited by stdio servers (the process environment in production). */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  backoff?: BackoffOptions;
+  pingIntervalMs?: number;
+  handshakeTimeoutMs?: number;
+}
+
+/** A tool of the aggregated surface, with the upstream it belongs to and that upstream's state. */
+export interface GatewayTool extends UpstreamTool {
+  upstream: string;
+  state: UpstreamState['kind'];
+}
+
+/** One upstream as hosts display it. */
+export interface UpstreamStatus {
+  name: string;
+  prefix: string;
+  transport: McpServerConfig['transport']['type'];
+  state: UpstreamState;
+  tools: string[];
+}
+
+/** What applying a new `[mcp]` configuration did, by upstream name. */
+export interface ApplyResult {
+  started: string[];
+  stopped: string[];
+  restarted: string[];
+  unchanged: string[];
+}
+
+/**
+ * The aggregate of every configured upstream: one tool surface with prefixed names, routing calls
+ * to the right upstream. Applying a new configuration restarts only the upstreams whose entry
+ * changed, so editing one server does not interrupt the others.
+ */
+export class Gateway {
+  private readonly upstreams = new Map<string, { upstream: Upstream; key: string; listener: Disposable }>();
+  private routes = new Map<string, { upstream: Upstream; originalName: string }>();
+  private readonly _onDidChange = new Emitter<void>();
+  /** Fires when any upstream's state or tools change. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeTools = new Emitter<void>();
+  /** Fires when the set of served tools changes (an MCP server turns this into tools/list_changed). */
+  readonly onDidChangeTools = this._onDidChangeTools.event;
+  private servedSignature = '';
+
+  constructor(private readonly options: GatewayOptions) {}
+
+  /** Starts the given servers (or reconciles with the running ones); resolves when each first attempt settled. */
+  async applyConfig(servers: readonly McpServerConfig[]): Promise<ApplyResult> {
+    const result: ApplyResult = { started: [], stopped: [], restarted: [], unchanged: [] };
+    const wanted = new Map(servers.map((server) => [server.name, server]));
+    const work: Promise<void>[] = [];
+    for (const [name, entry] of this.upstreams) {
+      if (wanted.has(name)) continue;
+      result.stopped.push(name);
+      work.push(this.remove(name, entry.upstream));
+    }
+    // Stop first so a prefix moving from one server to another never overlaps.
+    await Promise.all(work);
+    work.length = 0;
+    for (const server of servers) {
+      const key = JSON.stringify(server);
+      const existing = this.upstreams.get(server.name);
+      if (existing && existing.key === key) {
+        result.unchanged.push(server.name);
+        continue;
+      }
+      if (existing) {
+        result.restarted.push(server.name);
+        await this.remove(server.name, existing.upstream);
+      } else {
+        result.started.push(server.name);
+      }
+      const upstream = new Upstream(server, this.options);
+      const listener = upstream.onDidChange(() => this.changed());
+      this.upstreams.set(server.name, { upstream, key, listener });
+      work.push(upstream.start());
+    }
+    // Keep config order for a stable tool list.
+    const ordered = [...this.upstreams.entries()].sort(([a], [b]) => servers.findIndex((s) => s.name === a) - servers.findIndex((s) => s.name === b));
+    this.upstreams.clear();
+    for (const [name, entry] of ordered) this.upstreams.set(name, entry);
+    this.changed();
+    await Promise.all(work);
+    return result;
+  }
+
+  private async remove(name: string, upstream: Upstream): Promise<void> {
+    const entry = this.upstreams.get(name);
+    this.upstreams.delete(name);
+    await upstream.stop();
+    entry?.listener.dispose();
+    upstream.dispose();
+    this.changed();
+  }
+
+  /** Stops every upstream and ends every process tree the gateway started. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.upstreams.entries()].map(([name, entry]) => this.remove(name, entry.upstream)));
+  }
+
+  /** For `process.on('exit')`: kills every stdio server tree synchronously. */
+  killNow(): void {
+    for (const { upstream } of this.upstreams.values()) upstream.killNow();
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.upstreams.get(name);
+    if (!entry) throw new GatewayError('unknown-upstream', `No tool server named "${name}" is configured`, name);
+    await entry.upstream.restart();
+  }
+
+  get upstreamNames(): string[] {
+    return [...this.upstreams.keys()];
+  }
+
+  statuses(): UpstreamStatus[] {
+    return [...this.upstreams.values()].map(({ upstream }) => ({
+      name: upstream.name,
+      prefix: upstream.config.prefix,
+      transport: upstream.config.transport.type,
+      state: upstream.state,
+      tools: upstream.tools.map((tool) => tool.exposedName),
+    }));
+  }
+
+  /** How many upstreams are ready, out of how many configured (the status bar's "3/4"). */
+  health(): { ready: number; total: number } {
+    const all = [...this.upstreams.values()];
+    return { ready: all.filter(({ upstream }) => upstream.state.kind === 'ready').length, total: all.length };
+  }
+
+  /** Every known tool, including those of upstreams that are down (with their state), for listings. */
+  allTools(): GatewayTool[] {
+    return [...this.upstreams.values()].flatMap(({ upstream }) =>
+      upstream.tools.map((tool) => ({ ...tool, upstream: upstream.name, state: upstream.state.kind })),
+    );
+  }
+
+  /** The tools served right now: those of ready upstreams. */
+  tools(): GatewayTool[] {
+    return this.allTools().filter((tool) => tool.state === 'ready');
+  }
+
+  /** Whether `exposedName` belongs to an upstream (ready or not). */
+  hasTool(exposedName: string): boolean {
+    return this.routes.has(exposedName);
+  }
+
+  /** Calls a tool by its exposed name. Throws GatewayError (unknown-tool, upstream-down, upstream-timeout, upstream-call). */
+  async callTool(exposedName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const route = this.routes.get(exposedName);
+    if (!route) throw new GatewayError('unknown-tool', `No tool named "${exposedName}" is served by the gateway`);
+    return route.upstream.callTool(route.originalName, args, signal);
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+    this._onDidChangeTools.dispose();
+  }
+
+  private changed(): void {
+    const routes = new Map<string, { upstream: Upstream; originalName: string }>();
+    for (const { upstream } of this.upstreams.values()) {
+      for (const tool of upstream.tools) {
+        if (routes.has(tool.exposedName)) {
+          this.options.log.warn(`[mcp] tool "${tool.exposedName}" of "${upstream.name}" hides one of another server with the same exposed name`);
+          continue;
+        }
+        routes.set(tool.exposedName, { upstream, originalName: tool.originalName });
+      }
+    }
+    this.routes = routes;
+    this._onDidChange.fire();
+    const signature = JSON.stringify(this.tools().map((tool) => [tool.exposedName, tool.definition.description, tool.definition.inputSchema]));
+    if (signature !== this.servedSignature) {
+      this.servedSignature = signature;
+      this._onDidChangeTools.fire();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '../errors';
+import { createGatewayServer, type GatewayServerOptions } from './gatewayServer';
+
+export interface GatewayHttpOptions extends GatewayServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** A fixed token (tests); a random 256-bit one otherwise. */
+  token?: string;
+}
+
+export interface GatewayHttpHandle {
+  /** `http://127.0.0.1:PORT/mcp` */
+  url: string;
+  port: number;
+  /** Sent by clients as `Authorization: Bearer <token>`. */
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Serves the gateway over streamable HTTP on 127.0.0.1 only. Every request needs the bearer token;
+ * Host and Origin must be loopback, which stops a web page in the user's browser from reaching the
+ * gateway through DNS rebinding even though it listens on a local port.
+ */
+export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttpHandle> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const expected = Buffer.from(`Bearer ${token}`);
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; dispose(): void }>();
+  let port = 0;
+
+  const authorized = (req: IncomingMessage): boolean => {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const loopbackHost = (req: IncomingMessage): boolean => {
+    const host = req.headers.host ?? '';
+    return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  };
+  const loopbackOrigin = (req: IncomingMessage): boolean => {
+    const origin = req.headers.origin;
+    return origin === undefined || origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+  };
+  const fail = (res: ServerResponse, status: number, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!loopbackHost(req) || !loopbackOrigin(req)) return fail(res, 403, 'Forbidden: Host and Origin must be loopback');
+    if (!authorized(req)) return fail(res, 401, 'Unauthorized: a valid bearer token is required');
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return fail(res, 404, 'Not found: the endpoint is /mcp');
+    const sessionId = req.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (req.method !== 'POST') {
+      if (!existing) return fail(res, 400, 'Bad request: unknown or missing session');
+      return existing.transport.handleRequest(req, res);
+    }
+    const body = await readJson(req);
+    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (sessionId !== undefined) return fail(res, 404, 'Session not found');
+    if (!isInitializeRequest(body)) return fail(res, 400, 'Bad request: the first request must be initialize');
+    const session = createGatewayServer(options);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, dispose: session.dispose });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      session.dispose();
+    };
+    await session.server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      options.log.warn(`[gateway] HTTP request failed: ${describeError(error)}`);
+      if (!res.headersSent) fail(res, error instanceof SyntaxError ? 400 : 500, describeError(error));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    token,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}

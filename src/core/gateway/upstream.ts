@@ -1,0 +1,306 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../config/schema';
+import { describeError } from '../errors';
+import type { Logger } from '../host';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
+import { Emitter } from './emitter';
+import { GatewayError, type GatewayErrorCode } from './gatewayErrors';
+import { ProcessTransport } from './processTransport';
+import { exposedToolName, toolFilter } from './toolNames';
+import { createUpstreamTransport, type SecretResolver } from './upstreamTransport';
+
+/** Where an upstream stands; hosts show this (status bar, "Show Tool Servers", `hearth tools`). */
+export type UpstreamState =
+  | { kind: 'connecting' }
+  | { kind: 'ready'; toolCount: number }
+  /** `nextRetryAt` (epoch ms) is absent when no retry will happen (auto_reconnect off, or stopped). */
+  | { kind: 'down'; error: string; code: GatewayErrorCode; nextRetryAt?: number }
+  | { kind: 'stopped' };
+
+/** One upstream tool as the gateway exposes it: `definition.name` is the exposed (prefixed) name. */
+export interface UpstreamTool {
+  exposedName: string;
+  originalName: string;
+  definition: Tool;
+}
+
+export interface UpstreamOptions {
+  log: Logger;
+  resolveSecret: SecretResolver;
+  /** Environment inherited by stdio servers. */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  backoff?: BackoffOptions;
+  /** How often remote (sse/http) upstreams are pinged to notice a silent drop; 0 disables. */
+  pingIntervalMs?: number;
+  /** Bound on the initialize handshake; defaults to the server's timeout_secs. */
+  handshakeTimeoutMs?: number;
+}
+
+const CLIENT_INFO = { name: 'hearth-gateway', version: '0.1.0' };
+
+/**
+ * One supervised connection to an upstream MCP server: connects, lists and filters its tools,
+ * reconnects with backoff when the connection drops (any transport), and refuses calls at once
+ * while it is down rather than letting them hang until the timeout.
+ */
+export class Upstream {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  /** Bumped on every connect/stop; callbacks from an older connection see the mismatch and do nothing. */
+  private generation = 0;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private inflight: Promise<void> | undefined;
+  private stopped = true;
+  private _tools: UpstreamTool[] = [];
+  private _state: UpstreamState = { kind: 'stopped' };
+  private readonly _onDidChange = new Emitter<Upstream>();
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly options: UpstreamOptions,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get state(): UpstreamState {
+    return this._state;
+  }
+
+  /** The filtered tools from the last successful listing (kept while down, so calls can be routed to a clear error). */
+  get tools(): readonly UpstreamTool[] {
+    return this._tools;
+  }
+
+  /** Starts connecting; resolves when the first attempt has settled (ready or down), never rejects. */
+  start(): Promise<void> {
+    if (!this.stopped) return this.inflight ?? Promise.resolve();
+    this.stopped = false;
+    this.attempt = 0;
+    return this.connect();
+  }
+
+  /** Disconnects and ends the server's whole process tree; no retry follows. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.generation++;
+    this.clearTimers();
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    await Promise.allSettled([client?.close(), transport?.close()]);
+    await this.inflight?.catch(() => {});
+    this.setState({ kind: 'stopped' });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Synchronous last resort (process exit): kills a stdio server's tree without waiting. */
+  killNow(): void {
+    if (this.transport instanceof ProcessTransport) this.transport.killNow();
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+
+  /** Calls one of this upstream's tools by its own (unprefixed) name, bounded by timeout_secs. */
+  async callTool(originalName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const exposed = exposedToolName(this.config.prefix, originalName);
+    const client = this.client;
+    if (this._state.kind !== 'ready' || !client) throw this.downError(exposed);
+    const gen = this.generation;
+    const limit = this.config.timeout_secs;
+    try {
+      return (await client.callTool({ name: originalName, arguments: args }, undefined, { timeout: limit * 1000, signal })) as CallToolResult;
+    } catch (error) {
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new GatewayError('upstream-timeout', `Tool "${exposed}" on upstream "${this.name}" did not answer within ${limit} s (timeout_secs)`, this.name, { cause: error });
+      }
+      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+        throw new GatewayError('upstream-call', `Tool "${exposed}" on upstream "${this.name}" failed: ${error.message}`, this.name, { cause: error });
+      }
+      if (signal?.aborted) throw error;
+      // Anything else means the connection itself failed (process gone, HTTP refused): the upstream is down.
+      this.dropped(gen, describeError(error));
+      throw this.downError(exposed);
+    }
+  }
+
+  private downError(exposed: string): GatewayError {
+    const state = this._state;
+    let why = `is ${state.kind}`;
+    if (state.kind === 'down') {
+      const retry =
+        state.nextRetryAt !== undefined
+          ? `next retry in ${Math.max(0, Math.ceil((state.nextRetryAt - Date.now()) / 1000))} s`
+          : this.config.auto_reconnect
+            ? 'not retrying'
+            : 'auto_reconnect is off; restart the tool server to try again';
+      why = `is down (${state.error}); ${retry}`;
+    }
+    return new GatewayError('upstream-down', `Tool "${exposed}" is unavailable: upstream "${this.name}" ${why}`, this.name);
+  }
+
+  private connect(): Promise<void> {
+    const run = this.connectOnce();
+    this.inflight = run;
+    return run;
+  }
+
+  private async connectOnce(): Promise<void> {
+    const gen = ++this.generation;
+    this.clearTimers();
+    this.setState({ kind: 'connecting' });
+    const log = this.options.log;
+    let transport: Transport | undefined;
+    try {
+      transport = await createUpstreamTransport(this.config.transport, {
+        env: this.options.env,
+        resolveSecret: this.options.resolveSecret,
+        cwd: this.options.cwd,
+        onStderrLine: (line) => log.debug(`[mcp:${this.name}] ${line}`),
+        onUnresolved: (key, reference) => log.warn(`[mcp:${this.name}] env ${key} = "${reference}" is not set; the server starts without it`),
+      });
+      if (gen !== this.generation) return;
+      this.transport = transport;
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(gen));
+      client.onerror = (error) => {
+        log.debug(`[mcp:${this.name}] transport error: ${describeError(error)}`);
+        // Remote transports report a lost stream as an error without closing; check the connection.
+        if (this.config.transport.type !== 'stdio' && this._state.kind === 'ready') void this.probe(gen);
+      };
+      await client.connect(transport, { timeout: this.options.handshakeTimeoutMs ?? this.config.timeout_secs * 1000 });
+      if (gen !== this.generation) {
+        await client.close().catch(() => {});
+        return;
+      }
+      this.client = client;
+      // Set only now: during the handshake a closed connection is a failed attempt (with its stderr), not a drop.
+      client.onclose = () => this.dropped(gen, 'connection closed');
+      this._tools = await this.listTools(client);
+      if (gen !== this.generation) return;
+      this.attempt = 0;
+      this.setState({ kind: 'ready', toolCount: this._tools.length });
+      log.info(`[mcp:${this.name}] ready with ${this._tools.length} tools`);
+      this.startPing(gen);
+    } catch (error) {
+      // Whatever failed, the process (tree) we started must not outlive the attempt.
+      const stderr = transport instanceof ProcessTransport ? transport.stderr : '';
+      await transport?.close().catch(() => {});
+      if (gen !== this.generation) return;
+      this.client = undefined;
+      this.transport = undefined;
+      this.failed(gen, this.classify(error, stderr));
+    }
+  }
+
+  private classify(error: unknown, stderr: string): GatewayError {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    const transport = this.config.transport;
+    if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
+      const what = code === 'ENOENT' ? 'was not found (check the command and PATH)' : 'is not executable';
+      return new GatewayError('upstream-spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
+    }
+    const lastLine = stderr.split('\n').filter(Boolean).pop();
+    const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
+    return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${describeError(error)}${detail}`, this.name, { cause: error });
+  }
+
+  private async listTools(client: Client): Promise<UpstreamTool[]> {
+    const keep = toolFilter(this.config.allowed_tools, this.config.blocked_tools);
+    const tools: UpstreamTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.timeout_secs * 1000 });
+      for (const tool of page.tools) {
+        if (!keep(tool.name)) continue;
+        const exposedName = exposedToolName(this.config.prefix, tool.name);
+        tools.push({ exposedName, originalName: tool.name, definition: { ...tool, name: exposedName } });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private async refreshTools(gen: number): Promise<void> {
+    const client = this.client;
+    if (gen !== this.generation || !client) return;
+    try {
+      const tools = await this.listTools(client);
+      if (gen !== this.generation) return;
+      this._tools = tools;
+      this.setState({ kind: 'ready', toolCount: tools.length });
+    } catch (error) {
+      this.options.log.warn(`[mcp:${this.name}] could not refresh tools: ${describeError(error)}`);
+    }
+  }
+
+  private startPing(gen: number): void {
+    const every = this.options.pingIntervalMs ?? 15_000;
+    if (this.config.transport.type === 'stdio' || every <= 0) return;
+    this.pingTimer = setInterval(() => void this.probe(gen), every);
+    this.pingTimer.unref();
+  }
+
+  private async probe(gen: number): Promise<void> {
+    const client = this.client;
+    if (gen !== this.generation || !client) return;
+    try {
+      await client.ping({ timeout: 5000 });
+    } catch (error) {
+      this.dropped(gen, `no answer to ping: ${describeError(error)}`);
+    }
+  }
+
+  /** The connection of generation `gen` went away: close what is left and maybe schedule a retry. */
+  private dropped(gen: number, reason: string): void {
+    if (gen !== this.generation || this.stopped) return;
+    this.generation++;
+    this.clearTimers();
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    void client?.close().catch(() => {});
+    void transport?.close().catch(() => {});
+    this.options.log.warn(`[mcp:${this.name}] disconnected: ${reason}`);
+    this.failed(this.generation, new GatewayError('upstream-down', reason, this.name));
+  }
+
+  private failed(gen: number, error: GatewayError): void {
+    const willRetry = this.config.auto_reconnect && !this.stopped;
+    const delay = willRetry ? backoffDelay(this.attempt++, this.options.backoff ?? DEFAULT_BACKOFF) : 0;
+    this.setState({ kind: 'down', error: error.message, code: error.code, nextRetryAt: willRetry ? Date.now() + delay : undefined });
+    this.options.log.warn(`[mcp:${this.name}] down: ${error.message}${willRetry ? `; retrying in ${delay} ms` : ''}`);
+    if (!willRetry) return;
+    this.retryTimer = setTimeout(() => {
+      if (gen === this.generation && !this.stopped) void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    this.retryTimer = undefined;
+    this.pingTimer = undefined;
+  }
+
+  private setState(state: UpstreamState): void {
+    this._state = state;
+    this._onDidChange.fire(this);
+  }
+}

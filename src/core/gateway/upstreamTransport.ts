@@ -1,0 +1,53 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportConfig } from '../config/schema';
+import { ProcessTransport } from './processTransport';
+
+/** Resolves `{env:VAR}` / `{secret:NAME}` references in config values (config/resolveSecret.ts). */
+export type SecretResolver = (value: string) => Promise<string | undefined>;
+
+export interface TransportContext {
+  /** The environment a stdio server inherits (before its own `env` table is applied). */
+  env: NodeJS.ProcessEnv;
+  resolveSecret: SecretResolver;
+  cwd?: string;
+  onStderrLine?: (line: string) => void;
+  /** A reference in `env` that resolved to nothing (the variable is left unset). */
+  onUnresolved?: (key: string, reference: string) => void;
+}
+
+/**
+ * Builds the SDK transport for one upstream. References in `env` and `auth_header` are resolved
+ * at connect time, so a rotated key is picked up by the next reconnect.
+ */
+export async function createUpstreamTransport(config: TransportConfig, ctx: TransportContext): Promise<Transport> {
+  switch (config.type) {
+    case 'stdio': {
+      const env: NodeJS.ProcessEnv = { ...ctx.env };
+      for (const [key, value] of Object.entries(config.env)) {
+        // In an env table a bare upper-case word ("DEBUG") is a value, not a variable name: only
+        // explicit {env:}/{secret:} references are resolved here.
+        if (!/^\s*\{(env|secret):[^}]+\}\s*$/.test(value)) {
+          env[key] = value;
+          continue;
+        }
+        const resolved = await ctx.resolveSecret(value);
+        if (resolved !== undefined) env[key] = resolved;
+        else ctx.onUnresolved?.(key, value);
+      }
+      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+    }
+    case 'sse':
+    case 'http': {
+      const headers: Record<string, string> = {};
+      if (config.auth_header !== undefined) {
+        const value = await ctx.resolveSecret(config.auth_header);
+        if (value) headers.Authorization = value;
+      }
+      const url = new URL(config.url);
+      const requestInit: RequestInit = { headers };
+      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    }
+  }
+}

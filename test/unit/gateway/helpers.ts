@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import type { McpServerConfig } from '../../../src/core/config/schema';
+import { McpServerSchema } from '../../../src/core/config/schema';
+import type { GatewayOptions } from '../../../src/core/gateway/gateway';
+import { silentLogger } from '../../../src/core/host';
+
+export const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const FILESYSTEM = resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/** A server entry as the config loader would produce it (defaults filled by the real schema). */
+export function serverConfig(entry: Record<string, unknown>): McpServerConfig {
+  return McpServerSchema.parse(entry);
+}
+
+export function everythingStdio(name: string, prefix: string, extra: Record<string, unknown> = {}): McpServerConfig {
+  return serverConfig({ name, prefix, transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }, ...extra });
+}
+
+/** Fast reconnects so the suite stays quick; everything else as in production. */
+export function testGatewayOptions(overrides: Partial<GatewayOptions> = {}): GatewayOptions {
+  return {
+    log: silentLogger,
+    env: process.env,
+    resolveSecret: async (value) => {
+      const ref = /^\{env:([^}]+)\}$/.exec(value);
+      return ref ? process.env[ref[1]] : value;
+    },
+    backoff: { initialMs: 100, maxMs: 400, jitter: 0.1 },
+    pingIntervalMs: 300,
+    ...overrides,
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Starts server-everything's HTTP flavour (`sse` or `streamableHttp`) on PORT and waits until it listens. */
+export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server-everything ${mode} did not start`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (/listening|running/i.test(chunk.toString())) {
+        clearTimeout(timer);
+        done();
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`server-everything ${mode} exited with ${code}`)));
+  });
+  child.stderr!.resume();
+  return child;
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+}
+
+export function textOf(result: { content?: unknown }): string {
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  return content.map((part) => part.text ?? '').join('');
+}

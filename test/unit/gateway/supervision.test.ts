@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Gateway } from '../../../src/core/gateway/gateway';
+import type { GatewayError } from '../../../src/core/gateway/gatewayErrors';
+import { ProcessTransport } from '../../../src/core/gateway/processTransport';
+import { TOOL_NAME_PATTERN, exposedToolName } from '../../../src/core/gateway/toolNames';
+import { everythingStdio, isAlive, serverConfig, testGatewayOptions, textOf, waitFor } from './helpers';
+
+const DYNAMIC = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
+const BAD = resolve('test/unit/gateway/fixtures/badHandshake.mjs');
+
+function pidOf(gateway: Gateway, name: string): number {
+  // The transport is private; the child's pid is what the test needs to kill it like a crash would.
+  const upstream = (gateway as unknown as { upstreams: Map<string, { upstream: { transport?: unknown } }> }).upstreams.get(name)!.upstream;
+  const transport = upstream.transport;
+  assert.ok(transport instanceof ProcessTransport);
+  return transport.pid!;
+}
+
+describe('supervision of upstreams', () => {
+  const gateways: Gateway[] = [];
+  const make = (overrides = {}) => {
+    const gateway = new Gateway(testGatewayOptions(overrides));
+    gateways.push(gateway);
+    return gateway;
+  };
+  after(() => Promise.all(gateways.map((g) => g.stop())));
+
+  test('a long exposed name is shortened with a stable hash and still routes to the original tool', async () => {
+    const gateway = make();
+    const original = 'a_tool_with_a_really_long_name_that_keeps_going_and_going_beyond_limits';
+    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'dynamic_upstream_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    const tool = gateway.tools().find((t) => t.originalName === original)!;
+    assert.ok(tool, 'long tool listed');
+    assert.ok(tool.exposedName.length <= 64);
+    assert.match(tool.exposedName, TOOL_NAME_PATTERN);
+    assert.equal(tool.exposedName, exposedToolName('dynamic_upstream_', original), 'stable');
+    assert.notEqual(exposedToolName('dynamic_upstream_', original + 'x'), tool.exposedName);
+    assert.equal(textOf(await gateway.callTool(tool.exposedName, { word: 'ok' })), 'long:ok');
+  });
+
+  test('tools/list_changed from the upstream refreshes the served tools', async () => {
+    const gateway = make();
+    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'd_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    let announced = 0;
+    gateway.onDidChangeTools(() => announced++);
+    assert.ok(!gateway.hasTool('d_fresh'));
+    await gateway.callTool('d_add_tool', { name: 'fresh' });
+    await waitFor(() => gateway.hasTool('d_fresh'), 5000, 'new tool');
+    assert.ok(announced >= 1);
+    assert.equal(textOf(await gateway.callTool('d_fresh', {})), 'i am fresh');
+  });
+
+  test('an upstream tool error comes back as a call error naming tool and upstream', async () => {
+    const gateway = make();
+    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'd_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    const result = await gateway.callTool('d_fail', {});
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /deliberate failure/);
+  });
+
+  test('timeout_secs bounds a call; the error names tool, upstream and limit', async () => {
+    const gateway = make();
+    await gateway.applyConfig([everythingStdio('slow', 's_', { timeout_secs: 1 })]);
+    const started = Date.now();
+    await assert.rejects(gateway.callTool('s_trigger-long-running-operation', { duration: 5, steps: 5 }), (error: GatewayError) => {
+      assert.equal(error.code, 'upstream-timeout');
+      assert.match(error.message, /s_trigger-long-running-operation/);
+      assert.match(error.message, /"slow"/);
+      assert.match(error.message, /1 s/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 3000);
+    // The upstream survives a timeout.
+    assert.match(textOf(await gateway.callTool('s_echo', { message: 'still here' })), /still here/);
+  });
+
+  test('SIGKILLed upstream: calls fail at once while down, then its tools come back', async () => {
+    const gateway = make({ backoff: { initialMs: 700, maxMs: 1000, jitter: 0 } });
+    await gateway.applyConfig([everythingStdio('crashy', 'c_')]);
+    const pid = pidOf(gateway, 'crashy');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => gateway.statuses()[0].state.kind === 'down', 5000, 'down');
+    const state = gateway.statuses()[0].state;
+    assert.ok(state.kind === 'down' && state.nextRetryAt !== undefined, 'retry scheduled');
+    const started = Date.now();
+    await assert.rejects(gateway.callTool('c_echo', { message: 'x' }), (error: GatewayError) => error.code === 'upstream-down' && /crashy/.test(error.message));
+    assert.ok(Date.now() - started < 100, 'fails fast');
+    assert.ok(!gateway.tools().some((t) => t.upstream === 'crashy'), 'not served while down');
+    await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 10_000, 'back');
+    assert.notEqual(pidOf(gateway, 'crashy'), pid);
+    assert.match(textOf(await gateway.callTool('c_echo', { message: 'back' })), /back/);
+  });
+
+  test('auto_reconnect = false stays down and says so', async () => {
+    const gateway = make();
+    await gateway.applyConfig([everythingStdio('once', 'o_', { auto_reconnect: false })]);
+    process.kill(pidOf(gateway, 'once'), 'SIGKILL');
+    await waitFor(() => gateway.statuses()[0].state.kind === 'down', 5000, 'down');
+    await new Promise((done) => setTimeout(done, 400));
+    const state = gateway.statuses()[0].state;
+    assert.ok(state.kind === 'down' && state.nextRetryAt === undefined);
+    await assert.rejects(gateway.callTool('o_echo', { message: 'x' }), (error: GatewayError) => error.code === 'upstream-down' && /auto_reconnect is off/.test(error.message));
+    await gateway.restart('once');
+    assert.equal(gateway.statuses()[0].state.kind, 'ready');
+  });
+
+  test('a command that does not exist: down with a clear spawn error', async () => {
+    const gateway = make();
+    await gateway.applyConfig([serverConfig({ name: 'ghost', prefix: 'g_', auto_reconnect: false, transport: { type: 'stdio', command: 'hearth-no-such-command-xyz' } })]);
+    const state = gateway.statuses()[0].state;
+    assert.equal(state.kind, 'down');
+    assert.ok(state.kind === 'down' && state.code === 'upstream-spawn');
+    assert.match(state.kind === 'down' ? state.error : '', /hearth-no-such-command-xyz.*not found/);
+  });
+
+  test('a server failing its handshake leaves no process behind (its own children included)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-bad-'));
+    const pidFile = join(dir, 'pids');
+    const gateway = make({ handshakeTimeoutMs: 800 });
+    await gateway.applyConfig([serverConfig({ name: 'bad', prefix: 'b_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: [BAD, pidFile] } })]);
+    const state = gateway.statuses()[0].state;
+    assert.ok(state.kind === 'down' && state.code === 'upstream-handshake', JSON.stringify(state));
+    assert.match(state.kind === 'down' ? state.error : '', /listening to nobody/, 'stderr tail explains');
+    const [pid, childPid] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
+    await waitFor(() => !isAlive(pid) && !isAlive(childPid), 3000, 'processes gone');
+  });
+
+  test('a server exiting at start reports its stderr', async () => {
+    const gateway = make();
+    await gateway.applyConfig([serverConfig({ name: 'exits', prefix: 'e_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API token"); process.exit(3)'] } })]);
+    const state = gateway.statuses()[0].state;
+    assert.ok(state.kind === 'down' && state.code === 'upstream-handshake');
+    assert.match(state.kind === 'down' ? state.error : '', /missing API token/);
+  });
+
+  test('stdio env: {env:VAR} resolved, the rest of the environment inherited', async () => {
+    process.env.HEARTH_TEST_SECRET = 's3cret-value';
+    const gateway = make();
+    await gateway.applyConfig([everythingStdio('envy', 'v_', { transport: { type: 'stdio', command: process.execPath, args: [resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'], env: { TOKEN: '{env:HEARTH_TEST_SECRET}', MODE: 'DEBUG' } } })]);
+    const env = JSON.parse(textOf(await gateway.callTool('v_get-env', {}))) as Record<string, string>;
+    assert.equal(env.TOKEN, 's3cret-value');
+    assert.equal(env.MODE, 'DEBUG', 'a bare word is a value');
+    assert.equal(env.HEARTH_TEST_SECRET, 's3cret-value', 'inherited');
+  });
+
+  test('stopping the gateway ends every child process tree; applyConfig restarts only changed upstreams', async () => {
+    const gateway = make();
+    const a = everythingStdio('a', 'a_');
+    const b = everythingStdio('b', 'b_');
+    await gateway.applyConfig([a, b]);
+    const pidA = pidOf(gateway, 'a');
+    const pidB = pidOf(gateway, 'b');
+    const result = await gateway.applyConfig([a, { ...b, timeout_secs: 5 }]);
+    assert.deepEqual(result.restarted, ['b']);
+    assert.deepEqual(result.unchanged, ['a']);
+    assert.equal(pidOf(gateway, 'a'), pidA, 'a untouched');
+    assert.ok(!isAlive(pidB), 'old b ended');
+    const pids = [pidOf(gateway, 'a'), pidOf(gateway, 'b')];
+    await gateway.stop();
+    for (const pid of pids) assert.ok(!isAlive(pid), `pid ${pid} ended`);
+    assert.deepEqual(gateway.health(), { ready: 0, total: 0 });
+  });
+});
