@@ -15,11 +15,33 @@ export interface SourcePosition {
   column: number;
 }
 
+/** A `key = value` as written: offsets into the source, for in-place edits. */
+export interface WrittenKeyValue {
+  path: KeySegment[];
+  /** The table the line belongs to (`[header]` path, or [] for the root). */
+  table: KeySegment[];
+  valueStart: number;
+  valueEnd: number;
+  /** Offset just after the line the value ends on (after its comment and newline). */
+  lineEnd: number;
+  /** True inside an inline table or array. */
+  nested: boolean;
+}
+
+export interface WrittenHeader {
+  path: KeySegment[];
+  isArray: boolean;
+  start: number;
+  lineEnd: number;
+}
+
 export class TomlLocator {
   private readonly positions = new Map<string, SourcePosition>();
+  readonly keyValues: WrittenKeyValue[] = [];
+  readonly headers: WrittenHeader[] = [];
 
   constructor(source: string) {
-    new Scanner(source, (segments, position) => {
+    new Scanner(source, this.keyValues, this.headers, (segments, position) => {
       // Every prefix is recorded too, at its first appearance: a table defined only through
       // dotted keys is then located at its first key.
       for (let i = 1; i <= segments.length; i++) {
@@ -54,10 +76,19 @@ class Scanner {
   /** How many `[[path]]` elements have been opened so far, per formatted path. */
   private readonly arrayCounts = new Map<string, number>();
 
+  private depth = 0;
+
   constructor(
     private readonly src: string,
+    private readonly keyValues: WrittenKeyValue[],
+    private readonly headers: WrittenHeader[],
     private readonly record: Record_,
   ) {}
+
+  private lineEndFrom(offset: number): number {
+    const newline = this.src.indexOf('\n', offset);
+    return newline < 0 ? this.src.length : newline + 1;
+  }
 
   scan(): void {
     while (this.pos < this.src.length) {
@@ -130,6 +161,7 @@ class Scanner {
     });
     this.table = resolved;
     this.record(resolved, position);
+    this.headers.push({ path: resolved, isArray, start: this.lineStart, lineEnd: this.lineEndFrom(this.pos) });
     this.skipLine();
   }
 
@@ -177,7 +209,16 @@ class Scanner {
     if (this.peek() !== '=') throw new Error('expected =');
     this.advance();
     this.skipBlank(false);
-    this.value(path);
+    const valueStart = this.pos;
+    this.depth++;
+    try {
+      this.value(path);
+    } finally {
+      this.depth--;
+    }
+    let valueEnd = this.pos;
+    while (valueEnd > valueStart && /[ \t\r]/.test(this.src[valueEnd - 1])) valueEnd--;
+    this.keyValues.push({ path, table, valueStart, valueEnd, lineEnd: this.lineEndFrom(this.pos), nested: this.depth > 0 });
   }
 
   private value(path: KeySegment[]): void {
