@@ -42,7 +42,7 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
     case 'http': {
       const headers: Record<string, string> = {};
       if (config.auth_header !== undefined) {
-        const value = await ctx.resolveSecret(config.auth_header);
+        const value = await resolveEmbedded(config.auth_header, ctx.resolveSecret);
         if (value) headers.Authorization = value;
       }
       const url = new URL(config.url);
@@ -50,4 +50,23 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
       return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
     }
   }
+}
+
+const EMBEDDED_REF = /\{(?:env|secret):[^}]+\}/g;
+
+/**
+ * Resolves a header value that is a reference (`{env:TOKEN}`, a bare `TOKEN`) or contains them
+ * (`Bearer {env:TOKEN}`, the usual way to write an Authorization header). Undefined when a
+ * reference is unset, so no half-filled header is ever sent.
+ */
+export async function resolveEmbedded(value: string, resolve: SecretResolver): Promise<string | undefined> {
+  const refs = value.match(EMBEDDED_REF) ?? [];
+  if (refs.length === 0 || (refs.length === 1 && refs[0] === value.trim())) return resolve(value);
+  let result = value;
+  for (const ref of refs) {
+    const resolved = await resolve(ref);
+    if (resolved === undefined) return undefined;
+    result = result.replace(ref, () => resolved);
+  }
+  return result;
 }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { McpServerConfig } from '../../../src/core/config/schema';
 import { McpServerSchema } from '../../../src/core/config/schema';
 import type { GatewayOptions } from '../../../src/core/gateway/gateway';
+import { resolveSecret } from '../../../src/core/config/resolveSecret';
 import { silentLogger } from '../../../src/core/host';
 
 export const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -23,10 +24,7 @@ export function testGatewayOptions(overrides: Partial<GatewayOptions> = {}): Gat
   return {
     log: silentLogger,
     env: process.env,
-    resolveSecret: async (value) => {
-      const ref = /^\{env:([^}]+)\}$/.exec(value);
-      return ref ? process.env[ref[1]] : value;
-    },
+    resolveSecret: (value) => resolveSecret(value, { env: process.env }),
     backoff: { initialMs: 100, maxMs: 400, jitter: 0.1 },
     pingIntervalMs: 300,
     ...overrides,

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { describeError, isHearthError } from '../../errors';
+import type { Host } from '../../host';
+import { KilnToolError } from './kilnToolErrors';
+
+/** One semantic search hit, as the index's search returns it. */
+export interface SemanticHit {
+  path: string;
+  score: number;
+  text: string;
+  heading?: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+/** The index's search, injected so the kiln tools do not depend on how (or whether) the index is built. */
+export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal) => Promise<SemanticHit[]>;
+
+/** What every kiln tool needs; built once per kiln by the host. */
+export interface KilnToolContext {
+  /** Absolute path of the kiln. */
+  kilnRoot: string;
+  host: Pick<Host, 'confirm' | 'log'>;
+  /** `[cli].confirm_destructive`: ask before overwriting or deleting a note. */
+  confirmDestructive: boolean;
+  /** Absent when no index exists (semantic_search then answers "index not available"). */
+  semanticSearch?: SemanticSearchFn;
+  /** `[processing].exclude` globs (kiln-relative); .git, node_modules and .hearth are always excluded. */
+  exclude?: readonly string[];
+  /** `[processing].max_file_size_kb`: larger notes are skipped by searches and refused by read_note. */
+  maxFileSizeKb?: number;
+}
+
+/**
+ * A kiln tool: MCP-shaped definition plus a handler. The same objects serve the gateway, the
+ * internal agents and ACP sessions; `readOnly` lets size-aware prompts offer only the safe ones.
+ */
+export interface KilnTool {
+  readonly name: string;
+  readonly readOnly: boolean;
+  readonly definition: Tool;
+  /** Never throws: failures come back as `isError` results a model can read and correct. */
+  call(args: unknown, signal?: AbortSignal): Promise<CallToolResult>;
+}
+
+type Handler<S extends z.ZodType> = (args: z.output<S>, signal?: AbortSignal) => Promise<CallToolResult | string>;
+
+/** Builds a KilnTool from a zod schema: arguments are validated before the handler sees them. */
+export function defineKilnTool<S extends z.ZodType>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  schema: S;
+  annotations: ToolAnnotations;
+  handler: Handler<S>;
+}): KilnTool {
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(spec.schema, { io: 'input' }) as Record<string, unknown>;
+  const readOnly = spec.annotations.readOnlyHint === true;
+  return {
+    name: spec.name,
+    readOnly,
+    definition: {
+      name: spec.name,
+      title: spec.title,
+      description: spec.description,
+      inputSchema: inputSchema as Tool['inputSchema'],
+      annotations: { title: spec.title, ...spec.annotations },
+    },
+    async call(args, signal) {
+      const parsed = spec.schema.safeParse(args ?? {});
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+        return toolError(new KilnToolError('invalid-arguments', `Invalid arguments for ${spec.name}: ${issues}`));
+      }
+      try {
+        const result = await spec.handler(parsed.data, signal);
+        return typeof result === 'string' ? { content: [{ type: 'text', text: result }] } : result;
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  };
+}
+
+export function toolError(error: unknown): CallToolResult {
+  const text = isHearthError(error) ? error.message : `Tool failed: ${describeError(error)}`;
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A result carrying both a readable JSON text and structured content. */
+export function jsonResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}

@@ -1,0 +1,100 @@
+import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { defineKilnTool, type KilnTool, type KilnToolContext } from './kilnTool';
+import { resolveKilnPath, type KilnPath } from './kilnPath';
+import { KilnToolError } from './kilnToolErrors';
+import { isNotePath } from './kilnWalk';
+import { createFileAtomic, joinNote, splitNote, writeFileAtomic } from './noteFile';
+
+const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln; ".md" is added when there is no extension');
+const frontmatterSchema = z.record(z.string(), z.unknown());
+
+/** Resolves a path for writing: confined to the kiln and always a markdown file. */
+async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<KilnPath> {
+  const withExtension = /\.[A-Za-z0-9]+$/.test(path.trim()) ? path : `${path.trim()}.md`;
+  const where = await resolveKilnPath(ctx.kilnRoot, withExtension);
+  if (!isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note (.md)`);
+  return where;
+}
+
+async function existingNote(where: KilnPath): Promise<string> {
+  const info = await stat(where.absolute).catch(() => undefined);
+  if (!info?.isFile()) throw new KilnToolError('not-found', `No note at "${where.relative}"`);
+  return readFile(where.absolute, 'utf8');
+}
+
+async function confirm(ctx: KilnToolContext, message: string, detail: string): Promise<void> {
+  if (!ctx.confirmDestructive) return;
+  if (!(await ctx.host.confirm(message, detail))) throw new KilnToolError('declined', `The user declined: ${message}`);
+}
+
+export function writeTools(ctx: KilnToolContext): KilnTool[] {
+  const createNote = defineKilnTool({
+    name: 'create_note',
+    title: 'Create note',
+    description: 'Create a new markdown note. Fails if the note exists (use update_note to change it).',
+    schema: z.strictObject({
+      path: notePathSchema,
+      content: z.string().describe('Markdown body of the note'),
+      frontmatter: frontmatterSchema.optional().describe('YAML frontmatter properties'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async handler(args) {
+      const where = await notePathForWrite(ctx, args.path);
+      await mkdir(dirname(where.absolute), { recursive: true });
+      try {
+        await createFileAtomic(where.absolute, joinNote(args.frontmatter ?? {}, args.content));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
+        throw error;
+      }
+      return `Created ${where.relative}`;
+    },
+  });
+
+  const updateNote = defineKilnTool({
+    name: 'update_note',
+    title: 'Update note',
+    description:
+      'Change an existing note: `content` replaces the body (frontmatter kept); `frontmatter` properties are merged in (a null value removes a property).',
+    schema: z
+      .strictObject({ path: notePathSchema, content: z.string().optional(), frontmatter: frontmatterSchema.optional() })
+      .refine((args) => args.content !== undefined || args.frontmatter !== undefined, 'give content, frontmatter or both'),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args) {
+      const where = await notePathForWrite(ctx, args.path);
+      const before = await existingNote(where);
+      const parts = splitNote(before);
+      const frontmatter = { ...parts.frontmatter };
+      for (const [key, value] of Object.entries(args.frontmatter ?? {})) {
+        if (value === null) delete frontmatter[key];
+        else frontmatter[key] = value;
+      }
+      // Without a frontmatter change the original block is kept byte for byte (comments, order).
+      const next =
+        args.frontmatter === undefined ? before.slice(0, before.length - parts.body.length) + (args.content ?? parts.body) : joinNote(frontmatter, args.content ?? parts.body);
+      if (next === before) return `No change to ${where.relative}`;
+      await confirm(ctx, `Overwrite the note "${where.relative}"?`, 'A tool asked to change this note.');
+      await writeFileAtomic(where.absolute, next);
+      return `Updated ${where.relative}`;
+    },
+  });
+
+  const deleteNote = defineKilnTool({
+    name: 'delete_note',
+    title: 'Delete note',
+    description: 'Delete a note from the kiln.',
+    schema: z.strictObject({ path: notePathSchema }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args) {
+      const where = await notePathForWrite(ctx, args.path);
+      await existingNote(where);
+      await confirm(ctx, `Delete the note "${where.relative}"?`, 'A tool asked to delete this note. This cannot be undone.');
+      await unlink(where.absolute);
+      return `Deleted ${where.relative}`;
+    },
+  });
+
+  return [createNote, updateNote, deleteNote];
+}
