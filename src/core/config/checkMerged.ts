@@ -52,8 +52,11 @@ export class MergedLocator {
 export function checkMerged(config: HearthConfig, merged: MergedLayers, where: MergedLocator, problems: ConfigProblem[]): void {
   for (const [name, provider] of Object.entries(config.llm.providers)) {
     if ((provider as { type?: string }).type !== undefined) continue;
-    problems.push(where.problem(['llm', 'providers', name, 'type'], 'missing-key', 'error', `[llm.providers.${name}] is missing the required key \`type\`; the provider is ignored.`));
     delete config.llm.providers[name];
+    // An invalid `type` was reported where it is written; a second "missing" would only confuse.
+    const typePath = formatKeyPath(['llm', 'providers', name, 'type']);
+    if (problems.some((p) => p.keyPath === typePath && p.code === 'invalid-value')) continue;
+    problems.push(where.problem(['llm', 'providers', name, 'type'], 'missing-key', 'error', `[llm.providers.${name}] is missing the required key \`type\`; the provider is ignored.`));
   }
 
   const dropServers = new Set<number>();

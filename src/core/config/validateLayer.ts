@@ -176,12 +176,26 @@ class LayerWalker {
     }
     const element = defOf(unwrap(schema)).element!;
     const out: unknown[] = [];
+    // Entries are merged across files by name, so names (and prefixes) must be unique within a file
+    // before merging; a later duplicate is dropped where it is written.
+    const names = new Map<string, string>();
+    const prefixes = new Map<string, string>();
     value.forEach((entry, index) => {
       const walked = this.server(element, entry, [...segments, index]);
-      if (walked !== DROP) {
-        out.push(walked);
-        this.serverOrigins.push(index);
+      if (walked === DROP) return;
+      const server = walked as { name: string; prefix: string };
+      if (names.has(server.name)) {
+        this.report([...segments, index, 'name'], 'duplicate', 'error', `Duplicate server name "${server.name}" (also used by an earlier [[mcp.servers]] entry); this entry is ignored.`);
+        return;
       }
+      if (prefixes.has(server.prefix)) {
+        this.report([...segments, index, 'prefix'], 'duplicate', 'error', `Duplicate prefix "${server.prefix}" (also used by "${prefixes.get(server.prefix)}"); this entry is ignored.`);
+        return;
+      }
+      names.set(server.name, server.name);
+      prefixes.set(server.prefix, server.name);
+      out.push(walked);
+      this.serverOrigins.push(index);
     });
     return out;
   }
