@@ -21,6 +21,8 @@ interface CommandEntry {
 
 const COMMANDS: Record<string, CommandEntry> = {
   // Subcommands register here: name → lazy loader (keeps start-up fast).
+  gateway: { summary: 'Serve kiln tools and upstream MCP servers as one MCP server (stdio or --http)', load: async () => (await import('./commands/gateway')).run },
+  tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
 };
 
 function usage(): string {

@@ -85,7 +85,7 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
   }
 }
 
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function textOf(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content.map((part) => part.text ?? '').join('');
 }

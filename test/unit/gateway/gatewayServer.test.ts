@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Gateway } from '../../../src/core/gateway/gateway';
+import { serveGatewayHttp, type GatewayHttpHandle } from '../../../src/core/gateway/gatewayHttp';
+import { silentLogger } from '../../../src/core/host';
+import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
+import { EVERYTHING, everythingStdio, isAlive, testGatewayOptions, textOf, waitFor } from './helpers';
+
+async function makeWorkspace(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'hearth-ws-'));
+  await mkdir(join(root, '.hearth'));
+  await writeFile(join(root, 'hello.md'), '# Hello\nfrom the kiln\n');
+  await writeFile(
+    join(root, '.hearth', 'config.toml'),
+    [
+      '[[mcp.servers]]',
+      'name = "every"',
+      'prefix = "ev_"',
+      'allowed_tools = ["echo", "get-sum"]',
+      '[mcp.servers.transport]',
+      'type = "stdio"',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+      '',
+    ].join('\n'),
+  );
+  return root;
+}
+
+/** Raw HTTP POST, to check what the SDK client would never send (bad token, foreign Host/Origin). */
+function rawPost(port: number, headers: Record<string, string>): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', fail);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+  });
+}
+
+describe('the gateway as an MCP server', () => {
+  test('an MCP client talks to `hearth gateway` over stdio: kiln + upstream tools, errors as isError', async () => {
+    const root = await makeWorkspace();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      // tsx by path: it must resolve from the repository although cwd is the workspace.
+      args: ['--import', resolve('node_modules/tsx/dist/loader.mjs'), resolve('src/cli/main.ts'), 'gateway'],
+      cwd: root,
+      env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      assert.ok(names.includes('read_note') && names.includes('delete_note'), names.join());
+      assert.ok(names.includes('ev_echo') && names.includes('ev_get-sum'), names.join());
+      assert.ok(!names.includes('ev_get-env'));
+      assert.match(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'via gateway' } })), /via gateway/);
+      assert.match(textOf(await client.callTool({ name: 'read_note', arguments: { path: 'hello.md' } })), /from the kiln/);
+      const outside = await client.callTool({ name: 'read_note', arguments: { path: '../x.md' } });
+      assert.equal(outside.isError, true);
+      const unknown = await client.callTool({ name: 'ev_nope', arguments: {} });
+      assert.equal(unknown.isError, true);
+      assert.match(textOf(unknown), /No tool named "ev_nope"/);
+      // Destructive tools are refused in the CLI while confirm_destructive is on (nobody to ask).
+      const del = await client.callTool({ name: 'delete_note', arguments: { path: 'hello.md' } });
+      assert.equal(del.isError, true);
+    } finally {
+      const pid = transport.pid!;
+      await client.close();
+      await waitFor(() => !isAlive(pid), 5000, 'gateway process exit');
+    }
+  });
+
+  describe('over streamable HTTP on 127.0.0.1', () => {
+    let gateway: Gateway;
+    let handle: GatewayHttpHandle;
+    let kilnRoot: string;
+    before(async () => {
+      kilnRoot = await makeWorkspace();
+      gateway = new Gateway(testGatewayOptions());
+      await gateway.applyConfig([everythingStdio('every', 'ev_', { allowed_tools: ['echo'] })]);
+      const kilnTools = createKilnTools({ kilnRoot, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false });
+      handle = await serveGatewayHttp({ gateway, kilnTools, log: silentLogger, port: 0 });
+    });
+    after(async () => {
+      await handle.close();
+      await gateway.stop();
+    });
+
+    test('with the bearer token: tools listed and called; list_changed announced when an upstream goes', async () => {
+      const client = new Client({ name: 'http-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { Authorization: `Bearer ${handle.token}` } } }));
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        changed++;
+      });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('ev_echo') && names.includes('get_kiln_info'));
+      assert.match(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'http' } })), /http/);
+      await gateway.applyConfig([]);
+      await waitFor(() => changed > 0, 5000, 'tools/list_changed');
+      const after = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(!after.includes('ev_echo'));
+      await client.close();
+    });
+
+    test('refuses a missing or wrong token and a foreign Host or Origin', async () => {
+      assert.equal(await rawPost(handle.port, {}), 401);
+      assert.equal(await rawPost(handle.port, { authorization: 'Bearer wrong' }), 401);
+      assert.equal(await rawPost(handle.port, { authorization: `Bearer ${handle.token}`, host: `evil.example:${handle.port}` }), 403);
+      assert.equal(await rawPost(handle.port, { authorization: `Bearer ${handle.token}`, origin: 'http://evil.example' }), 403);
+      assert.equal(await rawPost(handle.port, { authorization: `Bearer ${handle.token}` }), 200);
+      assert.match(handle.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    });
+  });
+});
