@@ -1,6 +1,9 @@
 // One build script, one entry per runtime: the extension host, the CLI, the webview.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -35,4 +38,17 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+await writeConfigSchema();
+
+// dist/config.schema.json, generated from the zod schema (contributed as tomlValidation): bundle a
+// tiny generator to a temp CommonJS file and run it with this same node.
+async function writeConfigSchema() {
+  const temp = join(mkdtempSync(join(tmpdir(), 'hearth-schema-')), 'jsonSchemaCli.cjs');
+  try {
+    await esbuild.build({ ...node, sourcemap: false, minify: false, logLevel: 'warning', entryPoints: ['src/core/config/jsonSchemaCli.ts'], outfile: temp });
+    execFileSync(process.execPath, [temp, 'dist/config.schema.json'], { stdio: 'inherit' });
+  } finally {
+    rmSync(dirname(temp), { recursive: true, force: true });
+  }
 }
