@@ -14,6 +14,8 @@ export interface MockLlm {
   mock: LLMock;
   /** A recording proxy in front of aimock: the journal normalizes bodies, `wire` keeps them raw. */
   url: string;
+  /** `METHOD path` of every request, oldest first. */
+  requests: string[];
   /** Raw request bodies as the SDKs sent them, oldest first. */
   wire: { path: string; body: Record<string, unknown> }[];
   /** `/api/show` requests seen, by model. */
@@ -52,7 +54,9 @@ export async function startMockLlm(options: { auth?: boolean } = {}): Promise<Mo
   });
   const target = await mock.start();
   const wire: MockLlm['wire'] = [];
+  const requests: string[] = [];
   const proxy = createHttpServer(async (req, res) => {
+    requests.push(`${req.method} ${req.url}`);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
@@ -78,7 +82,7 @@ export async function startMockLlm(options: { auth?: boolean } = {}): Promise<Mo
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-  return { mock, url, wire, showCalls, stop: async () => {
+  return { mock, url, wire, requests, showCalls, stop: async () => {
       await closeServer(proxy);
       // aimock's stop() waits for idle keep-alive sockets to time out; close them now.
       (mock as unknown as { serverInstance?: { server: Server } }).serverInstance?.server.closeAllConnections();

@@ -1,0 +1,77 @@
+/**
+ * Models across every configured provider (DESIGN.md decision 5): queried in parallel, each
+ * provider's failure kept beside the others' models, cached for 5 minutes with an explicit refresh.
+ * Used by `hearth models`, the editor's switcher and `:model` in chat.
+ */
+import { describeError } from '../errors';
+import type { LlmProviderType } from '../config/providerTypes';
+import type { LlmProvider, ModelInfo } from './types';
+
+export const MODEL_CACHE_TTL_MS = 5 * 60_000;
+
+export interface ProviderModels {
+  provider: string;
+  type: LlmProviderType;
+  endpoint?: string;
+  models: ModelInfo[];
+  /** Why this provider could not be listed; its models are then empty. */
+  error?: { code: string; message: string };
+  /** When this entry was fetched (ms since epoch); tells a cached answer from a fresh one. */
+  fetchedAt: number;
+}
+
+export interface ModelCatalogOptions {
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export class ModelCatalog {
+  private readonly cache = new Map<string, Promise<ProviderModels>>();
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    /** The providers as configured right now; called on every list so config edits are picked up. */
+    private readonly providers: () => LlmProvider[],
+    options: ModelCatalogOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? MODEL_CACHE_TTL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** All providers' models in configuration order; `refresh` bypasses (and replaces) the cache. */
+  async list(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ProviderModels[]> {
+    return Promise.all(this.providers().map((provider) => this.forProvider(provider, options)));
+  }
+
+  /** Forget everything (e.g. after a key was set). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async forProvider(provider: LlmProvider, options: { refresh?: boolean; signal?: AbortSignal }): Promise<ProviderModels> {
+    const { settings } = provider;
+    // Keyed by what determines the answer, so an edited endpoint or type is not served stale.
+    const key = JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', settings.apiKeyRef ?? '']);
+    const cached = this.cache.get(key);
+    if (cached && !options.refresh) {
+      const entry = await cached;
+      if (this.now() - entry.fetchedAt < this.ttlMs) return entry;
+    }
+    const pending = this.fetch(provider, options.signal);
+    this.cache.set(key, pending);
+    return pending;
+  }
+
+  private async fetch(provider: LlmProvider, signal?: AbortSignal): Promise<ProviderModels> {
+    const { settings } = provider;
+    const base = { provider: settings.name, type: settings.type, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) };
+    try {
+      const models = await provider.listModels(signal);
+      return { ...base, models, fetchedAt: this.now() };
+    } catch (error) {
+      const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'llm-request-failed';
+      return { ...base, models: [], error: { code, message: describeError(error) }, fetchedAt: this.now() };
+    }
+  }
+}
