@@ -16,6 +16,7 @@ export interface GatewayOptions {
   backoff?: BackoffOptions;
   pingIntervalMs?: number;
   handshakeTimeoutMs?: number;
+  stopGraceMs?: number;
 }
 
 /** A tool of the aggregated surface, with the upstream it belongs to and that upstream's state. */

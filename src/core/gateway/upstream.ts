@@ -35,6 +35,8 @@ export interface UpstreamOptions {
   backoff?: BackoffOptions;
   /** How often remote (sse/http) upstreams are pinged to notice a silent drop; 0 disables. */
   pingIntervalMs?: number;
+  /** How long a stdio server gets to exit after its stdin closes (then SIGTERM, then SIGKILL). */
+  stopGraceMs?: number;
   /** Bound on the initialize handshake; defaults to the server's timeout_secs. */
   handshakeTimeoutMs?: number;
 }
@@ -170,6 +172,7 @@ export class Upstream {
         env: this.options.env,
         resolveSecret: this.options.resolveSecret,
         cwd: this.options.cwd,
+        stopGraceMs: this.options.stopGraceMs,
         onStderrLine: (line) => log.debug(`[mcp:${this.name}] ${line}`),
         onUnresolved: (key, reference) => log.warn(`[mcp:${this.name}] env ${key} = "${reference}" is not set; the server starts without it`),
       });
@@ -289,7 +292,7 @@ export class Upstream {
     this.retryTimer = setTimeout(() => {
       if (gen === this.generation && !this.stopped) void this.connect();
     }, delay);
-    this.retryTimer.unref();
+    // Deliberately not unref'd: a pending reconnect is work in progress; stop() clears it.
   }
 
   private clearTimers(): void {

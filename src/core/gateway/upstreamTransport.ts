@@ -12,6 +12,8 @@ export interface TransportContext {
   env: NodeJS.ProcessEnv;
   resolveSecret: SecretResolver;
   cwd?: string;
+  /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM. */
+  stopGraceMs?: number;
   onStderrLine?: (line: string) => void;
   /** A reference in `env` that resolved to nothing (the variable is left unset). */
   onUnresolved?: (key: string, reference: string) => void;
@@ -36,7 +38,7 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
         if (resolved !== undefined) env[key] = resolved;
         else ctx.onUnresolved?.(key, value);
       }
-      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, graceMs: ctx.stopGraceMs, onStderrLine: ctx.onStderrLine });
     }
     case 'sse':
     case 'http': {

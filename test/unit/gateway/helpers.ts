@@ -27,6 +27,7 @@ export function testGatewayOptions(overrides: Partial<GatewayOptions> = {}): Gat
     resolveSecret: (value) => resolveSecret(value, { env: process.env }),
     backoff: { initialMs: 100, maxMs: 400, jitter: 0.1 },
     pingIntervalMs: 300,
+    stopGraceMs: 250,
     ...overrides,
   };
 }
