@@ -7,16 +7,24 @@ import type { Gateway } from './gateway';
 
 export interface GatewayServerOptions {
   gateway: Gateway;
-  /** Kiln tools served beside the upstreams' (they win a name clash: they are Hearth's own). */
-  kilnTools: readonly KilnTool[];
+  /**
+   * Kiln tools served beside the upstreams' (they win a name clash: they are Hearth's own). A
+   * function lets the editor swap them when the kiln or `[cli]` settings change without restarting.
+   */
+  kilnTools: readonly KilnTool[] | (() => readonly KilnTool[]);
   log: Logger;
   version?: string;
 }
 
 /** The tools the gateway serves right now: kiln tools, then every ready upstream's tools. */
 export function servedTools(options: Pick<GatewayServerOptions, 'gateway' | 'kilnTools'>): Tool[] {
-  const kilnNames = new Set(options.kilnTools.map((tool) => tool.name));
-  return [...options.kilnTools.map((tool) => tool.definition), ...options.gateway.tools().filter((tool) => !kilnNames.has(tool.exposedName)).map((tool) => tool.definition)];
+  const kilnTools = kilnToolsOf(options);
+  const kilnNames = new Set(kilnTools.map((tool) => tool.name));
+  return [...kilnTools.map((tool) => tool.definition), ...options.gateway.tools().filter((tool) => !kilnNames.has(tool.exposedName)).map((tool) => tool.definition)];
+}
+
+function kilnToolsOf(options: Pick<GatewayServerOptions, 'kilnTools'>): readonly KilnTool[] {
+  return typeof options.kilnTools === 'function' ? options.kilnTools() : options.kilnTools;
 }
 
 /**
@@ -25,7 +33,7 @@ export function servedTools(options: Pick<GatewayServerOptions, 'gateway' | 'kil
  * the gateway never dies because one upstream did.
  */
 export async function callServedTool(options: GatewayServerOptions, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
-  const kilnTool = options.kilnTools.find((tool) => tool.name === name);
+  const kilnTool = kilnToolsOf(options).find((tool) => tool.name === name);
   if (kilnTool) return kilnTool.call(args ?? {}, signal);
   try {
     return await options.gateway.callTool(name, args, signal);

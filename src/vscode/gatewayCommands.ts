@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { describeError } from '../core/errors';
+import type { GatewayController } from './gatewayController';
+import { SHOW_TOOL_SERVERS_COMMAND } from './gatewayController';
+import { describeState } from './gatewayStatus';
+
+export const RESTART_TOOL_SERVER_COMMAND = 'hearth.restartToolServer';
+
+/** "Hearth: Show Tool Servers" and "Hearth: Restart Tool Server". */
+export function registerGatewayCommands(controller: GatewayController): vscode.Disposable[] {
+  const gateway = controller.gateway;
+
+  const pickUpstream = async (placeHolder: string): Promise<string | undefined> => {
+    const statuses = gateway.statuses();
+    if (statuses.length === 0) {
+      void vscode.window.showInformationMessage('No tool servers are configured. Add [[mcp.servers]] entries to .hearth/config.toml.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      statuses.map((status) => ({
+        label: `${status.state.kind === 'ready' ? '$(check)' : status.state.kind === 'down' ? '$(error)' : '$(sync)'} ${status.name}`,
+        description: `${status.transport}, prefix ${status.prefix}`,
+        detail: describeState(status),
+        name: status.name,
+      })),
+      { placeHolder, matchOnDetail: true },
+    );
+    return picked?.name;
+  };
+
+  const restart = async (name?: unknown) => {
+    const target = typeof name === 'string' ? name : await pickUpstream('Restart which tool server?');
+    if (!target) return;
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Restarting tool server "${target}"…` }, () => controller.restart(target));
+      const status = gateway.statuses().find((s) => s.name === target);
+      if (status?.state.kind === 'down') void vscode.window.showWarningMessage(`Tool server "${target}" is still down: ${status.state.error}`);
+      else void vscode.window.showInformationMessage(`Tool server "${target}": ${status ? describeState(status) : 'restarted'}`);
+    } catch (error) {
+      void vscode.window.showErrorMessage(describeError(error));
+    }
+  };
+
+  const show = async () => {
+    const name = await pickUpstream('Hearth tool servers (select one to see its tools)');
+    if (!name) return;
+    const status = gateway.statuses().find((s) => s.name === name);
+    if (!status) return;
+    const tools = gateway.allTools().filter((tool) => tool.upstream === name);
+    const items: (vscode.QuickPickItem & { restart?: boolean })[] = [
+      { label: '$(debug-restart) Restart this tool server', restart: true },
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      ...tools.map((tool) => ({
+        label: tool.exposedName,
+        description: tool.exposedName === status.prefix + tool.originalName ? undefined : `upstream name: ${tool.originalName}`,
+        detail: tool.definition.description?.split('\n')[0],
+      })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: `${name}: ${describeState(status)}`, matchOnDetail: true });
+    if (picked?.restart) await restart(name);
+  };
+
+  return [vscode.commands.registerCommand(SHOW_TOOL_SERVERS_COMMAND, show), vscode.commands.registerCommand(RESTART_TOOL_SERVER_COMMAND, restart)];
+}

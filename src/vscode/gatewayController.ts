@@ -1,0 +1,162 @@
+/**
+ * The MCP gateway inside the extension host: upstreams from `[mcp]` (applied live: only changed
+ * upstreams restart), kiln tools, and a streamable HTTP endpoint on 127.0.0.1 with a random bearer
+ * token, offered to VS Code's own MCP support where the API exists and to ACP sessions via
+ * `endpoint`. A status bar item shows gateway health ("3/4").
+ */
+import * as vscode from 'vscode';
+import type { LoadedConfig } from '../core/config/load';
+import { describeError } from '../core/errors';
+import type { Host } from '../core/host';
+import type { Redactor } from '../core/logging/redactingLogger';
+import type { Gateway } from '../core/gateway/gateway';
+import { serveGatewayHttp, type GatewayHttpHandle } from '../core/gateway/gatewayHttp';
+import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
+import type { KilnTool, SemanticSearchFn } from '../core/kiln/tools/kilnTool';
+import { createKilnTools } from '../core/kiln/tools/kilnTools';
+import { gatewayStatusPresentation } from './gatewayStatus';
+
+export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
+export const SHOW_TOOL_SERVERS_COMMAND = 'hearth.showToolServers';
+
+/** The 1.101+ MCP API, absent from the 1.100 types this extension builds against: feature-detected. */
+interface McpApi {
+  register: (id: string, provider: unknown) => vscode.Disposable;
+  HttpDefinition: new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string) => unknown;
+}
+
+function mcpApi(): McpApi | undefined {
+  const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: McpApi['register'] };
+  const HttpDefinition = (vscode as unknown as { McpHttpServerDefinition?: McpApi['HttpDefinition'] }).McpHttpServerDefinition;
+  if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof HttpDefinition !== 'function') return undefined;
+  return { register: lm.registerMcpServerDefinitionProvider.bind(lm), HttpDefinition };
+}
+
+export class GatewayController implements vscode.Disposable {
+  readonly gateway: Gateway;
+  private http: GatewayHttpHandle | undefined;
+  private starting: Promise<GatewayHttpHandle | undefined> | undefined;
+  private kilnTools: readonly KilnTool[] = [];
+  private readonly statusItem = vscode.window.createStatusBarItem('hearth.gateway', vscode.StatusBarAlignment.Right, 99);
+  private readonly _onDidChangeDefinitions = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private semanticSearch: SemanticSearchFn | undefined;
+  private lastLoaded: { loaded: LoadedConfig; workspaceRoot: string | undefined } | undefined;
+
+  constructor(
+    private readonly host: Host,
+    redactor: Redactor,
+    private readonly version: string,
+  ) {
+    this.gateway = createGateway(host, process.env, { redactor });
+    this.statusItem.name = 'Hearth tool servers';
+    this.statusItem.command = SHOW_TOOL_SERVERS_COMMAND;
+    this.disposables.push(this.statusItem, this._onDidChangeDefinitions);
+    const subscription = this.gateway.onDidChange(() => this.updateStatus());
+    this.disposables.push({ dispose: () => subscription.dispose() });
+    this.registerWithVsCode();
+  }
+
+  /** Where ACP sessions and other local clients reach the gateway; undefined until it listens. */
+  get endpoint(): { url: string; token: string } | undefined {
+    return this.http ? { url: this.http.url, token: this.http.token } : undefined;
+  }
+
+  /** Lets the index (when built) back semantic_search; tools are rebuilt with it. */
+  setSemanticSearch(search: SemanticSearchFn | undefined): void {
+    this.semanticSearch = search;
+    if (this.lastLoaded) this.rebuildKilnTools(this.lastLoaded.loaded, this.lastLoaded.workspaceRoot);
+  }
+
+  /** Applies a (re)loaded config: kiln tools rebuilt, upstreams reconciled, endpoint started once. */
+  async apply(loaded: LoadedConfig, workspaceRoot: string | undefined): Promise<void> {
+    this.lastLoaded = { loaded, workspaceRoot };
+    this.rebuildKilnTools(loaded, workspaceRoot);
+    const endpoint = this.ensureServing();
+    try {
+      const result = await this.gateway.applyConfig(loaded.config.mcp.servers);
+      const changed = [...result.started, ...result.restarted, ...result.stopped];
+      if (changed.length > 0) this.host.log.info(`[gateway] applied [mcp]: started ${fmt(result.started)}, restarted ${fmt(result.restarted)}, stopped ${fmt(result.stopped)}`);
+    } catch (error) {
+      this.host.log.error(`[gateway] applying [mcp] failed: ${describeError(error)}`);
+    }
+    await endpoint;
+    this.updateStatus();
+  }
+
+  async restart(name: string): Promise<void> {
+    await this.gateway.restart(name);
+  }
+
+  private rebuildKilnTools(loaded: LoadedConfig, workspaceRoot: string | undefined): void {
+    const root = loaded.config.kiln_path ?? workspaceRoot;
+    this.kilnTools = root ? createKilnTools(kilnToolContext(loaded.config, this.host, root, this.semanticSearch)) : [];
+  }
+
+  private ensureServing(): Promise<GatewayHttpHandle | undefined> {
+    this.starting ??= serveGatewayHttp({ gateway: this.gateway, kilnTools: () => this.kilnTools, log: this.host.log, port: 0, version: this.version }).then(
+      (handle) => {
+        this.http = handle;
+        this.host.log.info(`[gateway] serving on ${handle.url}`);
+        this._onDidChangeDefinitions.fire();
+        return handle;
+      },
+      (error) => {
+        this.host.log.error(`[gateway] could not listen on 127.0.0.1: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+    return this.starting;
+  }
+
+  private registerWithVsCode(): void {
+    const api = mcpApi();
+    if (!api) {
+      this.host.log.debug('[gateway] this VS Code has no MCP server definition API; the gateway is not offered to its agent');
+      return;
+    }
+    try {
+      this.disposables.push(
+        api.register(GATEWAY_PROVIDER_ID, {
+          onDidChangeMcpServerDefinitions: this._onDidChangeDefinitions.event,
+          provideMcpServerDefinitions: () => {
+            const endpoint = this.endpoint;
+            if (!endpoint) return [];
+            return [new api.HttpDefinition('Hearth', vscode.Uri.parse(endpoint.url), { Authorization: `Bearer ${endpoint.token}` }, this.version)];
+          },
+        }),
+      );
+    } catch (error) {
+      this.host.log.warn(`[gateway] could not register with VS Code's MCP support: ${describeError(error)}`);
+    }
+  }
+
+  private updateStatus(): void {
+    const view = gatewayStatusPresentation(this.gateway.statuses());
+    if (!view) {
+      this.statusItem.hide();
+      return;
+    }
+    this.statusItem.text = view.text;
+    this.statusItem.tooltip = view.tooltip;
+    this.statusItem.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.statusItem.show();
+  }
+
+  /** Ends every upstream process tree and closes the endpoint; awaited by deactivate(). */
+  async stop(): Promise<void> {
+    this.gateway.killNow();
+    await Promise.allSettled([this.http?.close(), this.gateway.stop()]);
+  }
+
+  dispose(): void {
+    // Synchronous part first: no child may outlive the extension host even if nothing awaits stop().
+    this.gateway.killNow();
+    void this.stop().then(() => this.gateway.dispose());
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function fmt(names: string[]): string {
+  return names.length ? names.join(', ') : 'none';
+}
