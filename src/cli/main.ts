@@ -23,6 +23,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   // Subcommands register here: name → lazy loader (keeps start-up fast).
   gateway: { summary: 'Serve kiln tools and upstream MCP servers as one MCP server (stdio or --http)', load: async () => (await import('./commands/gateway')).run },
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
+  models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
+  ask: { summary: 'Ask the active chat model one question; the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
 };
 
 function usage(): string {

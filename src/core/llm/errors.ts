@@ -82,6 +82,8 @@ export interface ClassifyContext {
   operation: 'chat' | 'list';
   timedOut: boolean;
   cancelled: boolean;
+  /** The time limit that applied, when it was not the provider's timeout_secs (listing is capped). */
+  limitMs?: number;
 }
 
 /** Maps whatever an SDK threw to an LlmError with a remedy; LlmErrors pass through unchanged. */
@@ -92,7 +94,7 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): LlmError {
   const { settings } = ctx;
   const who = `provider "${settings.name}" (${settings.type})`;
   if (ctx.timedOut) {
-    const secs = settings.timeoutMs !== undefined ? settings.timeoutMs / 1000 : settings.timeoutSecs;
+    const secs = (ctx.limitMs ?? settings.timeoutMs ?? settings.timeoutSecs * 1000) / 1000;
     return new LlmError('llm-timeout', `${who} did not answer within ${secs} s (timeout_secs); the request was aborted. Raise timeout_secs or check ${ctx.endpoint}.`, settings.name, { cause: error });
   }
   if (ctx.cancelled) return new LlmError('llm-cancelled', `request to ${who} was cancelled`, settings.name, { cause: error });

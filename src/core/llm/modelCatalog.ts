@@ -5,7 +5,7 @@
  */
 import { describeError } from '../errors';
 import type { LlmProviderType } from '../config/providerTypes';
-import type { LlmProvider, ModelInfo } from './types';
+import type { LlmProvider, ModelInfo, ProviderSettings } from './types';
 
 export const MODEL_CACHE_TTL_MS = 5 * 60_000;
 
@@ -18,6 +18,11 @@ export interface ProviderModels {
   error?: { code: string; message: string };
   /** When this entry was fetched (ms since epoch); tells a cached answer from a fresh one. */
   fetchedAt: number;
+}
+
+/** What determines a provider's answer, so an edited endpoint, type or key is not served stale. */
+export function catalogKey(settings: ProviderSettings): string {
+  return JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', settings.apiKeyRef ?? '']);
 }
 
 export interface ModelCatalogOptions {
@@ -49,10 +54,28 @@ export class ModelCatalog {
     this.cache.clear();
   }
 
+  /**
+   * Successful answers, for a host that keeps the cache across processes (the CLI writes them to
+   * a file). Failures are left out: a runner started a moment later must show up at once.
+   */
+  async snapshot(): Promise<Record<string, ProviderModels>> {
+    const out: Record<string, ProviderModels> = {};
+    for (const [key, pending] of this.cache) {
+      const entry = await pending;
+      if (!entry.error) out[key] = entry;
+    }
+    return out;
+  }
+
+  /** Loads answers saved by `snapshot`; entries older than the TTL are ignored when listing. */
+  seed(entries: Record<string, ProviderModels>): void {
+    for (const [key, entry] of Object.entries(entries)) {
+      if (entry && Array.isArray(entry.models) && typeof entry.fetchedAt === 'number' && !entry.error) this.cache.set(key, Promise.resolve(entry));
+    }
+  }
+
   private async forProvider(provider: LlmProvider, options: { refresh?: boolean; signal?: AbortSignal }): Promise<ProviderModels> {
-    const { settings } = provider;
-    // Keyed by what determines the answer, so an edited endpoint or type is not served stale.
-    const key = JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', settings.apiKeyRef ?? '']);
+    const key = catalogKey(provider.settings);
     const cached = this.cache.get(key);
     if (cached && !options.refresh) {
       const entry = await cached;

@@ -16,7 +16,8 @@ export function parseParameterSize(text: string | undefined): number | undefined
   const value = Number(match[1]);
   const unit = (match[2] ?? 'b').toLowerCase();
   const scale = unit === 'k' ? 1e-6 : unit === 'm' ? 1e-3 : unit === 't' ? 1e3 : 1;
-  return value * scale;
+  // Three decimals of a billion (a million parameters) is all the precision anyone reads.
+  return Math.round(value * scale * 1000) / 1000;
 }
 
 /**

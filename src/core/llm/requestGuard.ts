@@ -11,16 +11,26 @@ export function timeoutMs(settings: ProviderSettings): number {
   return settings.timeoutMs ?? settings.timeoutSecs * 1000;
 }
 
+/**
+ * Listing models and reading metadata are quick on any healthy backend; waiting the full chat
+ * timeout (120 s by default) would freeze the model picker behind one dead provider.
+ */
+export const LIST_TIMEOUT_CAP_MS = 15_000;
+
 export class RequestGuard {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
   private readonly onOuterAbort = () => this.controller.abort(this.outer?.reason);
 
+  private readonly limitMs: number;
+
   constructor(
     private readonly settings: ProviderSettings,
     private readonly outer?: AbortSignal,
+    operation: 'chat' | 'list' = 'chat',
   ) {
+    this.limitMs = operation === 'list' ? Math.min(timeoutMs(settings), LIST_TIMEOUT_CAP_MS) : timeoutMs(settings);
     if (outer?.aborted) this.controller.abort(outer.reason);
     else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
     this.touch();
@@ -38,13 +48,13 @@ export class RequestGuard {
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.controller.abort(new Error('timeout'));
-    }, timeoutMs(this.settings));
+    }, this.limitMs);
     // A pending timer must not keep the CLI process alive after the answer.
     this.timer.unref?.();
   }
 
-  error(error: unknown, ctx: Omit<ClassifyContext, 'settings' | 'timedOut' | 'cancelled'>) {
-    return toLlmError(error, { ...ctx, settings: this.settings, timedOut: this.timedOut, cancelled: !this.timedOut && (this.outer?.aborted ?? false) });
+  error(error: unknown, ctx: Omit<ClassifyContext, 'settings' | 'timedOut' | 'cancelled' | 'limitMs'>) {
+    return toLlmError(error, { ...ctx, settings: this.settings, limitMs: this.limitMs, timedOut: this.timedOut, cancelled: !this.timedOut && (this.outer?.aborted ?? false) });
   }
 
   dispose(): void {
@@ -62,7 +72,7 @@ export async function guarded<T>(
   ctx: Omit<ClassifyContext, 'settings' | 'timedOut' | 'cancelled'>,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const guard = new RequestGuard(settings, outer);
+  const guard = new RequestGuard(settings, outer, ctx.operation);
   try {
     return await work(guard.signal);
   } catch (error) {

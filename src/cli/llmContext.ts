@@ -1,0 +1,77 @@
+/**
+ * What `hearth models` and `hearth ask` share: the loaded config (problems to stderr), a redacting
+ * stderr logger, the model selection, provider construction (no githubcopilot factory: the CLI has
+ * no language-model API, so that type reports "only inside the editor") and a model catalog whose
+ * answers survive between runs in a small cache file (5 minutes, `--refresh` to bypass).
+ */
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { loadConfig, type LoadedConfig } from '../core/config/load';
+import { TOOL_DIR_NAME } from '../core/config/locations';
+import type { Logger, LogLevel } from '../core/host';
+import { effectiveLogLevel, isLevelEnabled, Redactor, redactingLogger } from '../core/logging/redactingLogger';
+import { createProvider } from '../core/llm/createProvider';
+import { ModelCatalog, type ProviderModels } from '../core/llm/modelCatalog';
+import { ModelSelection } from '../core/llm/modelSelection';
+import type { ProviderDeps } from '../core/llm/providerDeps';
+import type { LlmProvider, ProviderSettings } from '../core/llm/types';
+import type { CliIo } from './main';
+
+export interface LlmContext {
+  loaded: LoadedConfig;
+  log: Logger;
+  selection: ModelSelection;
+  deps: ProviderDeps;
+  provider(settings: ProviderSettings): LlmProvider;
+  catalog: ModelCatalog;
+  /** Writes the catalog's successful answers back to the cache file (best effort). */
+  saveCatalog(): Promise<void>;
+}
+
+/** `$XDG_CACHE_HOME/hearth`, `~/Library/Caches/hearth`, `%LOCALAPPDATA%\hearth`. */
+export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), TOOL_DIR_NAME);
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', TOOL_DIR_NAME);
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), TOOL_DIR_NAME);
+}
+
+export async function createLlmContext(io: CliIo, workspace: string | undefined): Promise<LlmContext> {
+  const root = resolve(io.cwd, workspace ?? '.');
+  const loaded = await loadConfig({ workspaceRoot: root, env: io.env });
+  const redactor = new Redactor();
+  const log = redactingLogger(stderrLogger(io.stderr, effectiveLogLevel(loaded.config)), redactor);
+  for (const problem of loaded.problems) {
+    const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}: ` : '';
+    log[problem.severity === 'error' ? 'error' : 'warn'](`config: ${where}${problem.keyPath}: ${problem.message}`);
+  }
+  // In the CLI `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
+  const deps: ProviderDeps = { env: io.env, secrets: { get: async (name) => io.env[name] }, redactor, log };
+  const selection = new ModelSelection(() => loaded);
+  const provider = (settings: ProviderSettings) => createProvider(settings, deps);
+  const catalog = new ModelCatalog(() => selection.providers().map(provider));
+  const cacheFile = join(userCacheDir(io.env), 'models.json');
+  try {
+    catalog.seed(JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, ProviderModels>);
+  } catch {
+    // No cache yet, or an unreadable one: list afresh.
+  }
+  const saveCatalog = async () => {
+    try {
+      await mkdir(dirname(cacheFile), { recursive: true });
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      await writeFile(temp, JSON.stringify(await catalog.snapshot()));
+      await rename(temp, cacheFile);
+    } catch (error) {
+      log.debug(`model cache not saved: ${(error as Error).message}`);
+    }
+  };
+  return { loaded, log, selection, deps, provider, catalog, saveCatalog };
+}
+
+function stderrLogger(stream: NodeJS.WritableStream, threshold: LogLevel): Logger {
+  const at = (level: LogLevel) => (message: string) => {
+    if (isLevelEnabled(level, threshold)) stream.write(`[${level}] ${message}\n`);
+  };
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+}
