@@ -54,7 +54,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     applyEnvOverrides(config, merged.sources, env, problems);
     checkMerged(config, merged, new MergedLocator(merged, layers), problems);
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
-    return { config, sources: collectSources(config, merged), problems, files };
+    return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files };
   } catch (error) {
     // A bug here must not take the host down: report it and run on defaults.
     problems.push({ keyPath: '', severity: 'error', code: 'internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
@@ -62,6 +62,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     config.kiln_path = path.resolve(options.workspaceRoot || '.');
     return { config, sources: collectSources(config, { data: {}, sources: new Map(), servers: [] }), problems, files };
   }
+}
+
+/** Global file first, then the workspace file, then environment problems; by position within a file. */
+function sortProblems(problems: ConfigProblem[], files: { global: string; workspace: string }): ConfigProblem[] {
+  const rank = (p: ConfigProblem) => (p.file === files.global ? 0 : p.file === files.workspace ? 1 : 2);
+  // Array.prototype.sort is stable, so problems on the same line keep the order they were found in.
+  return [...problems].sort((a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 /** `ollama`/`openai`/`anthropic` become `local_runner`/`cloud_a`/`cloud_b` everywhere a type is. */

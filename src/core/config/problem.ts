@@ -30,3 +30,12 @@ export type ConfigProblemCode =
 
 /** Where an effective value came from (DESIGN.md decision 1). */
 export type ConfigSource = 'default' | 'global' | 'workspace' | 'env';
+
+/**
+ * One line per problem, the way compilers print them so terminals and editors can link them:
+ * `file:line:col: severity: message` (`hearth config check`). Environment problems have no file.
+ */
+export function formatConfigProblem(problem: ConfigProblem): string {
+  const where = problem.file === undefined ? (problem.keyPath.startsWith('env.') ? 'environment' : 'hearth') : problem.line === undefined ? problem.file : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
+  return `${where}: ${problem.severity}: ${problem.message}`;
+}

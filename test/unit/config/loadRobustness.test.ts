@@ -72,3 +72,20 @@ test('a prefix clash between the two files is reported on the later entry and th
     s.done();
   }
 });
+
+test('problems come sorted by file and line, and print as file:line:col: severity: message', async () => {
+  const s = scratch();
+  try {
+    writeFileSync(s.global, '[chat]\ntemperature = 7\n');
+    writeFileSync(s.workspace, '[llm]\ndefault = "nope"\n[cli]\nverbos = true\n[chat]\nmax_tokens = 0\n');
+    const { problems } = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: { LOCAL_RUNNER_HOST: 'ftp://x' } });
+    const { formatConfigProblem } = await import('../../../src/core/config/problem');
+    const lines = problems.map(formatConfigProblem);
+    assert.equal(lines.length, 5);
+    assert.match(lines[0], new RegExp(`^${s.global.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:1: error: `));
+    assert.deepEqual(problems.map((p) => [p.line, p.code]), [[2, 'invalid-value'], [2, 'unknown-provider'], [4, 'unknown-key'], [6, 'invalid-value'], [undefined, 'env-override']]);
+    assert.match(lines[4], /^environment: warning: LOCAL_RUNNER_HOST/);
+  } finally {
+    s.done();
+  }
+});
