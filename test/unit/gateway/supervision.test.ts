@@ -147,6 +147,24 @@ describe('supervision of upstreams', () => {
     assert.equal(env.HEARTH_TEST_SECRET, 's3cret-value', 'inherited');
   });
 
+  test('process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-tree-'));
+    const gateway = make();
+    const tree = (name: string) => serverConfig({ name, prefix: `${name}_`, transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC, '--tree', join(dir, name)] } });
+    await gateway.applyConfig([tree('t1'), tree('t2')]);
+    const pids = async (name: string) => (await readFile(join(dir, name), 'utf8')).split(' ').map(Number);
+    const [leader1, child1] = await pids('t1');
+    assert.ok(isAlive(child1));
+    process.kill(leader1, 'SIGKILL');
+    await waitFor(() => !isAlive(child1), 3000, 'orphaned child of a crashed server ended');
+    await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 5000, 't1 back');
+    const [leader1b, child1b] = await pids('t1');
+    const [leader2, child2] = await pids('t2');
+    await gateway.stop();
+    // Signals are asynchronous: give the kernel a moment to reap the grandchildren.
+    await waitFor(() => [leader1b, child1b, leader2, child2].every((pid) => !isAlive(pid)), 2000, 'every process of both trees ended');
+  });
+
   test('stopping the gateway ends every child process tree; applyConfig restarts only changed upstreams', async () => {
     const gateway = make();
     const a = everythingStdio('a', 'a_');
