@@ -1,7 +1,7 @@
 /**
  * Environment overrides, applied after both files (DESIGN.md decision 1, "Names"):
  * `HEARTH_KILN_PATH` → `kiln_path`; `LOCAL_RUNNER_HOST` (fallback `OLLAMA_HOST`) → the endpoint of
- * local_runner providers that set none; `CLOUD_A_API_KEY`/`OPENAI_API_KEY` and
+ * local_runner providers (chat, `[llm.providers]`, embedding) that set none; `CLOUD_A_API_KEY`/`OPENAI_API_KEY` and
  * `CLOUD_B_API_KEY`/`ANTHROPIC_API_KEY` → the api_key of cloud_a / cloud_b providers that set
  * none, stored as an `{env:VAR}` reference so the key itself never sits in the config object.
  */
@@ -57,6 +57,11 @@ export function applyEnvOverrides(config: HearthConfig, sources: Map<string, Con
       if (config.chat.provider === 'local_runner' && config.chat.endpoint === undefined) {
         config.chat.endpoint = endpoint;
         sources.set('chat.endpoint', 'env');
+      }
+      // The runner also serves embeddings: the same host applies to an embedding runner without api_url.
+      if (config.embedding.provider === 'local_runner' && config.embedding.api_url === undefined) {
+        config.embedding.api_url = endpoint;
+        sources.set('embedding.api_url', 'env');
       }
     }
   }

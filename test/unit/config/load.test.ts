@@ -130,6 +130,10 @@ test('env: HEARTH_KILN_PATH, LOCAL_RUNNER_HOST over OLLAMA_HOST, cloud keys as {
 test('env: OLLAMA_HOST is the fallback; a bad host is a warning and ignored', async () => {
   const fallback = await load(undefined, undefined, { OLLAMA_HOST: '0.0.0.0' });
   assert.equal(fallback.config.chat.endpoint, 'http://127.0.0.1:11434');
+  assert.equal(fallback.config.embedding.api_url, undefined, 'local_cpu embeddings take no host');
+  const embed = await load(undefined, '[embedding]\nprovider = "ollama"\n', { LOCAL_RUNNER_HOST: 'https://gpu-box:8443/' });
+  assert.equal(embed.config.embedding.api_url, 'https://gpu-box:8443');
+  assert.equal(embed.sources['embedding.api_url'], 'env');
   const bad = await load(undefined, undefined, { LOCAL_RUNNER_HOST: 'ftp://x' });
   assert.equal(bad.config.chat.endpoint, undefined);
   assert.deepEqual(bad.problems.map((p) => [p.code, p.keyPath, p.severity]), [['env-override', 'env.LOCAL_RUNNER_HOST', 'warning']]);
