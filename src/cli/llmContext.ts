@@ -11,9 +11,9 @@ import { loadConfig, type LoadedConfig } from '../core/config/load';
 import { TOOL_DIR_NAME } from '../core/config/locations';
 import type { Logger, LogLevel } from '../core/host';
 import { effectiveLogLevel, isLevelEnabled, Redactor, redactingLogger } from '../core/logging/redactingLogger';
-import { createProvider } from '../core/llm/createProvider';
-import { ModelCatalog, type ProviderModels } from '../core/llm/modelCatalog';
-import { ModelSelection } from '../core/llm/modelSelection';
+import { LlmRuntime } from '../core/llm/llmRuntime';
+import type { ModelCatalog, ProviderModels } from '../core/llm/modelCatalog';
+import type { ModelSelection } from '../core/llm/modelSelection';
 import type { ProviderDeps } from '../core/llm/providerDeps';
 import type { LlmProvider, ProviderSettings } from '../core/llm/types';
 import type { CliIo } from './main';
@@ -47,9 +47,10 @@ export async function createLlmContext(io: CliIo, workspace: string | undefined)
   }
   // In the CLI `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
   const deps: ProviderDeps = { env: io.env, secrets: { get: async (name) => io.env[name] }, redactor, log };
-  const selection = new ModelSelection(() => loaded);
-  const provider = (settings: ProviderSettings) => createProvider(settings, deps);
-  const catalog = new ModelCatalog(() => selection.providers().map(provider));
+  // No factories: githubcopilot then reports that it only works inside the editor.
+  const runtime = new LlmRuntime(() => loaded, deps);
+  const { selection, catalog } = runtime;
+  const provider = (settings: ProviderSettings) => runtime.provider(settings);
   const cacheFile = join(userCacheDir(io.env), 'models.json');
   try {
     catalog.seed(JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, ProviderModels>);
