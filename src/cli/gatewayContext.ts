@@ -17,11 +17,15 @@ export interface GatewayContext {
 
 /**
  * Everything `hearth gateway` and `hearth tools` share: config, a host whose log goes to stderr
- * (stdout may be the MCP channel), the gateway and the kiln tools. Nothing can be confirmed
- * interactively here (stdin may be the protocol), so destructive kiln tools are refused while
- * `[cli].confirm_destructive` is on, with a message saying how to allow them.
+ * (stdout may be the MCP channel), the gateway and the kiln tools. Nothing can be confirmed on the
+ * terminal here (stdin may be the protocol), so destructive kiln tools are refused while
+ * `[cli].confirm_destructive` is on (unless the `confirmer` can ask the MCP client), with a message
+ * saying how to allow them.
  */
-export async function createGatewayContext(io: CliIo, workspace: string | undefined): Promise<GatewayContext> {
+/** Asks whoever is on the other end (an MCP client, via elicitation); undefined when nobody can be asked. */
+export type Confirmer = (message: string, detail?: string) => Promise<boolean | undefined>;
+
+export async function createGatewayContext(io: CliIo, workspace: string | undefined, confirmer?: Confirmer): Promise<GatewayContext> {
   const root = resolve(io.cwd, workspace ?? '.');
   const loaded = await loadConfig({ workspaceRoot: root, env: io.env });
   const redactor = new Redactor();
@@ -34,7 +38,9 @@ export async function createGatewayContext(io: CliIo, workspace: string | undefi
   const host: Host = {
     log,
     withProgress: (_options, work) => work({ report() {} }, new AbortController().signal),
-    async confirm(message) {
+    async confirm(message, detail) {
+      const answer = await confirmer?.(message, detail);
+      if (answer !== undefined) return answer;
       log.warn(`refused (cannot ask for confirmation here): ${message} Set [cli].confirm_destructive = false to allow it.`);
       return false;
     },

@@ -3,7 +3,8 @@ import type { Readable, Writable } from 'node:stream';
 import { HearthError } from '../../core/errors';
 import { serveGatewayHttp } from '../../core/gateway/gatewayHttp';
 import { createGatewayServer } from '../../core/gateway/gatewayServer';
-import { createGatewayContext, settleWithin } from '../gatewayContext';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { createGatewayContext, settleWithin, type Confirmer } from '../gatewayContext';
 import type { CliIo } from '../main';
 
 const HELP = `Usage: hearth gateway [--http PORT] [--workspace DIR]
@@ -36,7 +37,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const { loaded, host, gateway, kilnTools } = await createGatewayContext(io, options.workspace);
+  // Over stdio there is one client; if it supports elicitation, destructive kiln tools ask its user.
+  let stdioServer: Server | undefined;
+  const confirmer: Confirmer = async (message, detail) => {
+    if (!stdioServer?.getClientCapabilities()?.elicitation) return undefined;
+    const answer = await stdioServer.elicitInput({
+      mode: 'form',
+      message: detail ? `${message}\n${detail}` : message,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', default: false } }, required: ['confirm'] },
+    });
+    return answer.action === 'accept' && answer.content?.confirm === true;
+  };
+  const { loaded, host, gateway, kilnTools } = await createGatewayContext(io, options.workspace, confirmer);
   const serverOptions = { gateway, kilnTools, log: host.log };
   // Child trees must not outlive us even on an abrupt exit.
   const onExit = () => gateway.killNow();
@@ -57,6 +69,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     closeServer = () => handle.close();
   } else {
     const session = createGatewayServer(serverOptions);
+    stdioServer = session.server;
     const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
     // The client closing our stdin is the normal way a stdio MCP server is told to stop.
     io.stdin.once('end', () => finish());

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { existsSync } from 'node:fs';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpHandle } from '../../../src/core/gateway/gatewayHttp';
 import { silentLogger } from '../../../src/core/host';
@@ -58,7 +59,14 @@ describe('the gateway as an MCP server', () => {
       env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') } as Record<string, string>,
       stderr: 'pipe',
     });
-    const client = new Client({ name: 'test', version: '1' });
+    // The client supports elicitation: destructive kiln tools ask its user (answers scripted here).
+    const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const answers: boolean[] = [false, true];
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return answers.shift() ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -72,9 +80,15 @@ describe('the gateway as an MCP server', () => {
       const unknown = await client.callTool({ name: 'ev_nope', arguments: {} });
       assert.equal(unknown.isError, true);
       assert.match(textOf(unknown), /No tool named "ev_nope"/);
-      // Destructive tools are refused in the CLI while confirm_destructive is on (nobody to ask).
-      const del = await client.callTool({ name: 'delete_note', arguments: { path: 'hello.md' } });
-      assert.equal(del.isError, true);
+      const declined = await client.callTool({ name: 'delete_note', arguments: { path: 'hello.md' } });
+      assert.equal(declined.isError, true);
+      assert.match(textOf(declined), /declined/);
+      assert.ok(existsSync(join(root, 'hello.md')));
+      const accepted = await client.callTool({ name: 'delete_note', arguments: { path: 'hello.md' } });
+      assert.equal(textOf(accepted), 'Deleted hello.md');
+      assert.ok(!existsSync(join(root, 'hello.md')));
+      assert.equal(asked.length, 2);
+      assert.match(asked[0], /Delete the note "hello.md"/);
     } finally {
       const pid = transport.pid!;
       await client.close();

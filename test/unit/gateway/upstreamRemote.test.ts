@@ -24,6 +24,21 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     assert.match(textOf(await gateway.callTool('sse_get-sum', { a: 1, b: 2 })), /3/);
   });
 
+  test('SSE: a dropped server is noticed without any call, and reconnected', async () => {
+    const port = await freePort();
+    let child = await startEverythingHttp('sse', port);
+    cleanups.push(() => stopChild(child));
+    const gateway = new Gateway(testGatewayOptions());
+    cleanups.push(() => gateway.stop());
+    await gateway.applyConfig([serverConfig({ name: 'sse', prefix: 'sse_', transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } })]);
+    assert.equal(gateway.statuses()[0].state.kind, 'ready');
+    await stopChild(child);
+    await waitFor(() => gateway.statuses()[0].state.kind !== 'ready', 5000, 'drop noticed');
+    child = await startEverythingHttp('sse', port);
+    await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 10_000, 'reconnected');
+    assert.match(textOf(await gateway.callTool('sse_echo', { message: 'sse again' })), /sse again/);
+  });
+
   test('streamable HTTP: killed server → down, calls fail fast, back after it restarts on the same port', async () => {
     const port = await freePort();
     let child = await startEverythingHttp('streamableHttp', port);
