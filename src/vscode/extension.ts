@@ -1,13 +1,71 @@
 /**
  * The composition root: every service is constructed here by hand and every disposable is pushed to
  * context.subscriptions. No singletons, no service locator.
+ *
+ * Activation must succeed whatever the configuration holds (DESIGN.md decision 3): loading never
+ * throws, each reaction to a reload is guarded on its own, and anything unexpected is logged.
  */
 import * as vscode from 'vscode';
+import type { LoadedConfig } from '../core/config/load';
+import { describeError } from '../core/errors';
+import type { Logger, LogLevel } from '../core/host';
+import { effectiveLogLevel, levelFilteredLogger, redactingLogger, Redactor } from '../core/logging/redactingLogger';
+import { channelLogger } from './channelLogger';
+import { registerConfigCommands } from './configCommands';
+import { ConfigDiagnostics } from './configDiagnostics';
+import { registerConfigSecrets } from './configSecrets';
+import { ConfigService } from './configService';
+import { EditorHost } from './editorHost';
+import { EffectiveConfigDocument } from './effectiveConfigDocument';
+import { HearthStatusBar } from './statusBar';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const log = vscode.window.createOutputChannel('Hearth', { log: true });
-  context.subscriptions.push(log);
-  log.info('Hearth activated');
+  // Logging first, so everything after it can report: the "Hearth" channel, filtered by
+  // [logging].level ([cli].verbose = debug), with every known secret redacted.
+  const channel = vscode.window.createOutputChannel('Hearth', { log: true });
+  context.subscriptions.push(channel);
+  const redactor = new Redactor();
+  let logLevel: LogLevel = 'info';
+  const log = redactingLogger(levelFilteredLogger(channelLogger(channel), () => logLevel), redactor);
+
+  try {
+    // Configuration: loaded from both files, reloaded live.
+    const configService = new ConfigService(log);
+    context.subscriptions.push(configService);
+    const host = new EditorHost(log, context.secrets, () => configService.current.config.cli);
+
+    // What the user sees of the configuration.
+    const diagnostics = new ConfigDiagnostics(log);
+    const statusBar = new HearthStatusBar();
+    const effectiveConfig = new EffectiveConfigDocument(configService);
+    context.subscriptions.push(diagnostics, statusBar, effectiveConfig);
+
+    const applyConfig = (loaded: LoadedConfig) => {
+      guard(log, 'log level', () => (logLevel = effectiveLogLevel(loaded.config)));
+      guard(log, 'diagnostics', () => diagnostics.update(loaded.problems));
+      guard(log, 'status bar', () => statusBar.update(loaded));
+      void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
+        log.warn(`could not resolve every configured secret: ${describeError(error)}`),
+      );
+    };
+    context.subscriptions.push(configService.onDidChange(applyConfig));
+
+    context.subscriptions.push(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
+
+    await configService.start();
+    log.info(`Hearth activated (workspace: ${configService.workspaceRoot ?? 'none'})`);
+  } catch (error) {
+    log.error(`Hearth could not start completely: ${describeError(error)}`, error);
+  }
 }
 
 export function deactivate(): void {}
+
+/** Runs one reaction to a config reload; a failure is logged and does not stop the others. */
+function guard(log: Logger, what: string, run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    log.error(`updating the ${what} failed: ${describeError(error)}`);
+  }
+}
