@@ -5,16 +5,20 @@
  */
 import type { ConfigProblem, ConfigSource } from '../core/config/problem';
 import type { HearthConfig } from '../core/config/schema';
-import { activeProvider } from '../core/llm/activeProvider';
+import { activeProvider, type ActiveProvider } from '../core/llm/activeProvider';
 
 /** Opens the Problems view: where a click on the warning state leads. */
 export const SHOW_PROBLEMS_COMMAND = 'workbench.actions.view.problems';
 export const SHOW_EFFECTIVE_CONFIG_COMMAND = 'hearth.showEffectiveConfig';
+/** Where a click on the normal state leads: the model switcher (modelSwitcher.ts). */
+export const SWITCH_MODEL_COMMAND = 'hearth.switchModel';
 
 export interface StatusInput {
   config: HearthConfig;
   sources: Record<string, ConfigSource>;
   problems: readonly ConfigProblem[];
+  /** The session's selection (ModelSelection.current()); the configuration's active provider when unset. */
+  selected?: ActiveProvider;
 }
 
 export interface StatusPresentation {
@@ -30,7 +34,9 @@ export interface StatusPresentation {
 const MAX_TOOLTIP_PROBLEMS = 5;
 
 export function statusPresentation(input: StatusInput): StatusPresentation {
-  const active = activeProvider(input.config, input.sources);
+  const configured = activeProvider(input.config, input.sources);
+  const active = input.selected ?? configured;
+  const overridden = active.name !== configured.name || active.model !== configured.model;
   // The implicit provider is called "chat" internally; its type says more to a user.
   const label = active.implicit ? active.type : active.name;
   const providerText = active.model ? `${label}/${active.model}` : label;
@@ -38,6 +44,7 @@ export function statusPresentation(input: StatusInput): StatusPresentation {
     `Hearth: ${providerText}`,
     `Provider: ${active.name}${active.implicit ? ' ([chat])' : ''} (${active.type})`,
     `Endpoint: ${active.endpoint ?? '(none)'}`,
+    ...(overridden ? [`Switched for this session (configured: ${configured.implicit ? configured.type : configured.name}/${configured.model ?? ''})`] : []),
   ];
 
   const errors = input.problems.filter((p) => p.severity === 'error');
@@ -55,8 +62,8 @@ export function statusPresentation(input: StatusInput): StatusPresentation {
   const warningLine = warnings > 0 ? [`${warnings} config warning${warnings === 1 ? '' : 's'} in the Problems view`] : [];
   return {
     text: `$(flame) ${providerText}`,
-    tooltip: [...providerLines, ...warningLine, '', 'Click to show the effective configuration'].join('\n'),
+    tooltip: [...providerLines, ...warningLine, '', 'Click to switch the model'].join('\n'),
     warning: false,
-    command: SHOW_EFFECTIVE_CONFIG_COMMAND,
+    command: SWITCH_MODEL_COMMAND,
   };
 }

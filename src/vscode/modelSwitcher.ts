@@ -1,0 +1,183 @@
+/**
+ * "Hearth: Switch Model" and "Hearth: List Models". The switcher is a quick pick grouped by
+ * provider (separators), the active model checked, a refresh button in the title; choosing a model
+ * switches for the session, the save button on an item (or "Save to Workspace" in the follow-up
+ * notification) persists it into the workspace config without losing comments. A typed
+ * `provider/model` or model name that is not listed can be used as is.
+ */
+import * as vscode from 'vscode';
+import { workspaceConfigPath } from '../core/config/locations';
+import { describeError } from '../core/errors';
+import type { Logger } from '../core/host';
+import type { LlmRuntime } from '../core/llm/llmRuntime';
+import type { ProviderModels } from '../core/llm/modelCatalog';
+import { formatModelId } from '../core/llm/modelId';
+import { formatSize, formatTable, modelRows, sameModel } from '../core/llm/modelTable';
+
+export const SWITCH_MODEL_COMMAND_ID = 'hearth.switchModel';
+export const LIST_MODELS_COMMAND_ID = 'hearth.listModels';
+const LIST_SCHEME = 'hearth-models';
+
+interface ModelItem extends vscode.QuickPickItem {
+  /** `provider/model` to switch to; undefined for separators and error rows. */
+  id?: string;
+}
+
+const SAVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('save'), tooltip: 'Switch and save to the workspace config' };
+const REFRESH_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh the model lists' };
+
+export interface ModelSwitcherDeps {
+  runtime: LlmRuntime;
+  /** The workspace root, where `.hearth/config.toml` is written; undefined without a folder. */
+  workspaceRoot: () => string | undefined;
+  log: Logger;
+}
+
+export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentContentProvider {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+  private listText = '';
+
+  constructor(private readonly deps: ModelSwitcherDeps) {
+    this.disposables.push(
+      this._onDidChange,
+      vscode.commands.registerCommand(SWITCH_MODEL_COMMAND_ID, () => this.switchModel()),
+      vscode.commands.registerCommand(LIST_MODELS_COMMAND_ID, () => this.listModels()),
+      vscode.workspace.registerTextDocumentContentProvider(LIST_SCHEME, this),
+    );
+  }
+
+  /** Items for the quick pick: a separator per provider, its models, its error in place. */
+  items(listing: ProviderModels[]): ModelItem[] {
+    const current = this.deps.runtime.selection.current();
+    const items: ModelItem[] = [];
+    for (const entry of listing) {
+      items.push({ label: `${entry.provider} (${entry.type})`, kind: vscode.QuickPickItemKind.Separator });
+      if (entry.error) {
+        items.push({ label: '$(error) unavailable', detail: entry.error.message, alwaysShow: true });
+        continue;
+      }
+      let activeListed = false;
+      for (const model of entry.models) {
+        const active = entry.provider === current.name && sameModel(model.id, current.model);
+        activeListed ||= active;
+        items.push(this.item(entry.provider, model.id, active, formatSize(model.parameterBillions)));
+      }
+      if (entry.provider === current.name && !activeListed && current.model) items.push(this.item(entry.provider, current.model, true, 'not in the provider\'s list'));
+      if (entry.models.length === 0 && entry.provider !== current.name) items.push({ label: '$(info) no models listed', alwaysShow: false });
+    }
+    return items;
+  }
+
+  private item(provider: string, model: string, active: boolean, note: string): ModelItem {
+    return {
+      label: `${active ? '$(check) ' : ''}${model}`,
+      description: [active ? 'active' : '', note].filter(Boolean).join(' · '),
+      id: formatModelId(provider, model),
+      buttons: [SAVE_BUTTON],
+    };
+  }
+
+  async switchModel(): Promise<void> {
+    const picker = vscode.window.createQuickPick<ModelItem>();
+    picker.title = 'Hearth: Switch Model';
+    picker.placeholder = `Current: ${this.deps.runtime.selection.currentId()} — choose a model, or type provider/model`;
+    picker.buttons = [REFRESH_BUTTON];
+    picker.matchOnDescription = true;
+    let listed: ModelItem[] = [];
+    const load = async (refresh: boolean) => {
+      picker.busy = true;
+      try {
+        listed = this.items(await this.deps.runtime.catalog.list({ refresh }));
+        showItems();
+      } catch (error) {
+        this.deps.log.error(`listing models failed: ${describeError(error)}`);
+      } finally {
+        picker.busy = false;
+      }
+    };
+    const showItems = () => {
+      const typed = picker.value.trim();
+      const custom: ModelItem[] = typed && !listed.some((i) => i.id === typed || i.label === typed) ? [{ label: `$(edit) Use "${typed}"`, id: typed, alwaysShow: true, buttons: [SAVE_BUTTON] }] : [];
+      picker.items = [...custom, ...listed];
+      const active = listed.find((i) => i.description?.startsWith('active'));
+      if (active && !typed) picker.activeItems = [active];
+    };
+    const done = new Promise<void>((resolve) => {
+      picker.onDidChangeValue(showItems);
+      picker.onDidTriggerButton((button) => {
+        if (button === REFRESH_BUTTON) void load(true);
+      });
+      picker.onDidTriggerItemButton(async ({ item }) => {
+        if (!item.id) return;
+        picker.hide();
+        if (this.choose(item.id)) await this.persist();
+      });
+      picker.onDidAccept(async () => {
+        const item = picker.selectedItems[0];
+        if (!item?.id) return;
+        picker.hide();
+        if (this.choose(item.id)) await this.offerPersist();
+      });
+      picker.onDidHide(() => {
+        picker.dispose();
+        resolve();
+      });
+    });
+    picker.show();
+    await load(false);
+    await done;
+  }
+
+  /** Switches for the session; false (and a message) when the id cannot be used. */
+  choose(id: string): boolean {
+    try {
+      const selected = this.deps.runtime.selection.switchTo(id);
+      this.deps.log.info(`model switched for this session: ${formatModelId(selected.name, selected.model)}`);
+      return true;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Hearth: ${describeError(error)}`);
+      return false;
+    }
+  }
+
+  private async offerPersist(): Promise<void> {
+    const save = 'Save to Workspace';
+    const answer = await vscode.window.showInformationMessage(`Hearth: using ${this.deps.runtime.selection.currentId()} for this session.`, save);
+    if (answer === save) await this.persist();
+  }
+
+  async persist(): Promise<void> {
+    const root = this.deps.workspaceRoot();
+    if (!root) {
+      void vscode.window.showWarningMessage('Hearth: open a folder to save the model choice in its .hearth/config.toml.');
+      return;
+    }
+    try {
+      const result = await this.deps.runtime.selection.persist(workspaceConfigPath(root));
+      this.deps.log.info(`saved ${result.keys.join(', ')} to ${result.file}`);
+      void vscode.window.showInformationMessage(`Hearth: saved ${this.deps.runtime.selection.currentId()} to .hearth/config.toml.`);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Hearth: could not save the model choice: ${describeError(error)}`);
+    }
+  }
+
+  /** Opens a read-only document with every provider's models and errors (the `hearth models` table). */
+  async listModels(): Promise<void> {
+    const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Hearth: listing models' }, () => this.deps.runtime.catalog.list({ refresh: true }));
+    const { runtime } = this.deps;
+    this.listText = `Hearth models (* = active: ${runtime.selection.currentId()})\n\n${formatTable(modelRows(listing, runtime.selection.providers(), runtime.selection.current()))}`;
+    const uri = vscode.Uri.parse(`${LIST_SCHEME}:Hearth Models`);
+    this._onDidChange.fire(uri);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+  }
+
+  provideTextDocumentContent(): string {
+    return this.listText;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
