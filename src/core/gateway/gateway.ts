@@ -57,11 +57,26 @@ export class Gateway {
   /** Fires when the set of served tools changes (an MCP server turns this into tools/list_changed). */
   readonly onDidChangeTools = this._onDidChangeTools.event;
   private servedSignature = '';
+  /** Applies and stops run one at a time: two quick config reloads must not race on the same upstream. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: GatewayOptions) {}
 
   /** Starts the given servers (or reconciles with the running ones); resolves when each first attempt settled. */
   async applyConfig(servers: readonly McpServerConfig[]): Promise<ApplyResult> {
+    const { result, firstAttempts } = await this.serialized(() => this.reconcile(servers));
+    // Waited outside the queue: a slow handshake must not hold up the next reload or stop().
+    await firstAttempts;
+    return result;
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async reconcile(servers: readonly McpServerConfig[]): Promise<{ result: ApplyResult; firstAttempts: Promise<unknown> }> {
     const result: ApplyResult = { started: [], stopped: [], restarted: [], unchanged: [] };
     const wanted = new Map(servers.map((server) => [server.name, server]));
     const work: Promise<void>[] = [];
@@ -96,8 +111,7 @@ export class Gateway {
     this.upstreams.clear();
     for (const [name, entry] of ordered) this.upstreams.set(name, entry);
     this.changed();
-    await Promise.all(work);
-    return result;
+    return { result, firstAttempts: Promise.all(work) };
   }
 
   private async remove(name: string, upstream: Upstream): Promise<void> {
@@ -110,8 +124,10 @@ export class Gateway {
   }
 
   /** Stops every upstream and ends every process tree the gateway started. */
-  async stop(): Promise<void> {
-    await Promise.all([...this.upstreams.entries()].map(([name, entry]) => this.remove(name, entry.upstream)));
+  stop(): Promise<void> {
+    return this.serialized(async () => {
+      await Promise.all([...this.upstreams.entries()].map(([name, entry]) => this.remove(name, entry.upstream)));
+    });
   }
 
   /** For `process.on('exit')`: kills every stdio server tree synchronously. */

@@ -147,6 +147,20 @@ describe('supervision of upstreams', () => {
     assert.equal(env.HEARTH_TEST_SECRET, 's3cret-value', 'inherited');
   });
 
+  test('overlapping config reloads and a stop during a slow handshake leave exactly the last state', async () => {
+    const gateway = make({ handshakeTimeoutMs: 5000 });
+    const slow = serverConfig({ name: 'slow', prefix: 'sl_', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'process.stdin.resume()'] } });
+    const first = gateway.applyConfig([slow, everythingStdio('x', 'x_')]);
+    const second = gateway.applyConfig([everythingStdio('x', 'x_', { timeout_secs: 7 })]);
+    const started = Date.now();
+    const [, result] = await Promise.all([first, second]);
+    assert.deepEqual(result.stopped, ['slow']);
+    assert.deepEqual(result.restarted, ['x']);
+    assert.ok(Date.now() - started < 4000, 'the removed slow server did not hold the reload up');
+    assert.deepEqual(gateway.upstreamNames, ['x']);
+    assert.equal(gateway.statuses()[0].state.kind, 'ready');
+  });
+
   test('process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-tree-'));
     const gateway = make();
