@@ -17,6 +17,8 @@ import { registerConfigSecrets } from './configSecrets';
 import { ConfigService } from './configService';
 import { EditorHost } from './editorHost';
 import { EffectiveConfigDocument } from './effectiveConfigDocument';
+import { registerGatewayCommands } from './gatewayCommands';
+import { GatewayController } from './gatewayController';
 import { HearthStatusBar } from './statusBar';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -40,6 +42,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const effectiveConfig = new EffectiveConfigDocument(configService);
     context.subscriptions.push(diagnostics, statusBar, effectiveConfig);
 
+    // The MCP gateway: [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
+    const gateway = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
+    context.subscriptions.push(gateway, ...registerGatewayCommands(gateway));
+
     const applyConfig = (loaded: LoadedConfig) => {
       guard(log, 'log level', () => (logLevel = effectiveLogLevel(loaded.config)));
       guard(log, 'diagnostics', () => diagnostics.update(loaded.problems));
@@ -47,6 +53,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
         log.warn(`could not resolve every configured secret: ${describeError(error)}`),
       );
+      // Only the [[mcp.servers]] entries that changed restart.
+      void gateway.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
     };
     context.subscriptions.push(configService.onDidChange(applyConfig));
 
