@@ -20,6 +20,9 @@ import { EffectiveConfigDocument } from './effectiveConfigDocument';
 import { registerGatewayCommands } from './gatewayCommands';
 import { GatewayController } from './gatewayController';
 import { HearthStatusBar } from './statusBar';
+import { LlmRuntime } from '../core/llm/llmRuntime';
+import { CopilotProvider } from './copilotProvider';
+import { ModelSwitcher } from './modelSwitcher';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
@@ -46,10 +49,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const gateway = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
     context.subscriptions.push(gateway, ...registerGatewayCommands(gateway));
 
+    // Chat models: the session's selection (status bar, Switch Model, chat), the catalog of every
+    // provider's models, and githubcopilot served through VS Code's language model API.
+    const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
+    const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
+    context.subscriptions.push(
+      modelSwitcher,
+      llm.selection.onDidChange(() => guard(log, 'status bar', () => statusBar.update({ ...configService.current, selected: llm.selection.current() }))),
+      vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()),
+    );
+
     const applyConfig = (loaded: LoadedConfig) => {
       guard(log, 'log level', () => (logLevel = effectiveLogLevel(loaded.config)));
       guard(log, 'diagnostics', () => diagnostics.update(loaded.problems));
-      guard(log, 'status bar', () => statusBar.update(loaded));
+      guard(log, 'status bar', () => statusBar.update({ ...loaded, selected: llm.selection.current() }));
       void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
         log.warn(`could not resolve every configured secret: ${describeError(error)}`),
       );
