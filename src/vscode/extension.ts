@@ -22,6 +22,7 @@ import { GatewayController } from './gatewayController';
 import { HearthStatusBar } from './statusBar';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 import { CopilotProvider } from './copilotProvider';
+import { ModelStatus } from './modelStatus';
 import { ModelSwitcher } from './modelSwitcher';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -53,16 +54,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // provider's models, and githubcopilot served through VS Code's language model API.
     const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
     const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
-    context.subscriptions.push(
-      modelSwitcher,
-      llm.selection.onDidChange(() => guard(log, 'status bar', () => statusBar.update({ ...configService.current, selected: llm.selection.current() }))),
-      vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()),
-    );
+    const modelStatus = new ModelStatus(llm, configService, statusBar, log);
+    context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
 
     const applyConfig = (loaded: LoadedConfig) => {
       guard(log, 'log level', () => (logLevel = effectiveLogLevel(loaded.config)));
       guard(log, 'diagnostics', () => diagnostics.update(loaded.problems));
-      guard(log, 'status bar', () => statusBar.update({ ...loaded, selected: llm.selection.current() }));
+      guard(log, 'status bar', () => modelStatus.refresh());
       void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
         log.warn(`could not resolve every configured secret: ${describeError(error)}`),
       );

@@ -19,6 +19,8 @@ export interface StatusInput {
   problems: readonly ConfigProblem[];
   /** The session's selection (ModelSelection.current()); the configuration's active provider when unset. */
   selected?: ActiveProvider;
+  /** Whether the selected provider answered its last model listing, for the tooltip. */
+  providerState?: { ok: boolean; detail: string };
 }
 
 export interface StatusPresentation {
@@ -44,6 +46,7 @@ export function statusPresentation(input: StatusInput): StatusPresentation {
     `Hearth: ${providerText}`,
     `Provider: ${active.name}${active.implicit ? ' ([chat])' : ''} (${active.type})`,
     `Endpoint: ${active.endpoint ?? '(none)'}`,
+    ...(input.providerState ? [`State: ${input.providerState.ok ? '' : 'unavailable — '}${input.providerState.detail}`] : []),
     ...(overridden ? [`Switched for this session (configured: ${configured.implicit ? configured.type : configured.name}/${configured.model ?? ''})`] : []),
   ];
 

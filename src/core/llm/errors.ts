@@ -115,7 +115,7 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): LlmError {
     const remedy =
       settings.type === 'local_runner'
         ? `Pull it first: \`ollama pull ${model}\` (or pick one from \`hearth models\`).`
-        : `Check the model name and list the available models with \`hearth models\`.`;
+        : `Check the model name and list the available models with \`hearth models\` (a 404 can also mean the endpoint ${ctx.endpoint} is not the API's base URL).`;
     return new LlmError('llm-model-not-found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
   }
   const detail = status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error);

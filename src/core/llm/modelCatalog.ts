@@ -74,7 +74,8 @@ export class ModelCatalog {
     }
   }
 
-  private async forProvider(provider: LlmProvider, options: { refresh?: boolean; signal?: AbortSignal }): Promise<ProviderModels> {
+  /** One provider's models through the same cache (the status bar probes only the active one). */
+  async forProvider(provider: LlmProvider, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ProviderModels> {
     const key = catalogKey(provider.settings);
     const cached = this.cache.get(key);
     if (cached && !options.refresh) {

@@ -19,3 +19,11 @@ test('a session switch shows in the text and the tooltip; a click opens the swit
   assert.match(after.tooltip, /Endpoint: http:\/\/127\.0\.0\.1:9\/v1/);
   assert.match(after.tooltip, /Switched for this session \(configured: local\/llama3\.2\)/);
 });
+
+test('the tooltip carries the selected provider state', () => {
+  const config = HearthConfigSchema.parse({});
+  const down = statusPresentation({ config, sources: {}, problems: [], providerState: { ok: false, detail: 'cannot connect to provider "chat"' } });
+  assert.match(down.tooltip, /State: unavailable — cannot connect to provider "chat"/);
+  const up = statusPresentation({ config, sources: {}, problems: [], providerState: { ok: true, detail: 'reachable, 2 models listed' } });
+  assert.match(up.tooltip, /State: reachable, 2 models listed/);
+});
