@@ -11,6 +11,8 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelco
 import { existsSync } from 'node:fs';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpHandle } from '../../../src/core/gateway/gatewayHttp';
+import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '../../../src/core/host';
 import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
 import { EVERYTHING, everythingStdio, isAlive, testGatewayOptions, textOf, waitFor } from './helpers';
@@ -93,6 +95,26 @@ describe('the gateway as an MCP server', () => {
       const pid = transport.pid!;
       await client.close();
       await waitFor(() => !isAlive(pid), 5000, 'gateway process exit');
+    }
+  });
+
+  test('an upstream timeout comes back as an isError result and the connection lives on', async () => {
+    const gateway = new Gateway(testGatewayOptions());
+    await gateway.applyConfig([everythingStdio('slow', 's_', { timeout_secs: 1, allowed_tools: ['echo', 'trigger-long-running-operation'] })]);
+    const session = createGatewayServer({ gateway, kilnTools: [], log: silentLogger });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: 'mem', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const slow = await client.callTool({ name: 's_trigger-long-running-operation', arguments: { duration: 4, steps: 4 } });
+      assert.equal(slow.isError, true);
+      assert.match(textOf(slow), /did not answer within 1 s/);
+      assert.match(textOf(await client.callTool({ name: 's_echo', arguments: { message: 'alive' } })), /alive/);
+    } finally {
+      await client.close();
+      session.dispose();
+      await gateway.stop();
     }
   });
 
