@@ -53,7 +53,11 @@ export class GatewayController implements vscode.Disposable {
     this.statusItem.command = SHOW_TOOL_SERVERS_COMMAND;
     this.disposables.push(this.statusItem, this._onDidChangeDefinitions);
     const subscription = this.gateway.onDidChange(() => this.updateStatus());
-    this.disposables.push({ dispose: () => subscription.dispose() });
+    // Upstreams lead their own process groups, so an extension host that dies without deactivating
+    // would not take them along: kill them on the way out whatever happens.
+    const onExit = () => this.gateway.killNow();
+    process.on('exit', onExit);
+    this.disposables.push({ dispose: () => subscription.dispose() }, { dispose: () => process.off('exit', onExit) });
     this.registerWithVsCode();
   }
 
@@ -143,17 +147,20 @@ export class GatewayController implements vscode.Disposable {
     this.statusItem.show();
   }
 
-  /** Ends every upstream process tree and closes the endpoint; awaited by deactivate(). */
+  /** Ends every upstream process tree and closes the endpoint (dispose() starts it). */
   async stop(): Promise<void> {
-    this.gateway.killNow();
     await Promise.allSettled([this.http?.close(), this.gateway.stop()]);
   }
 
   dispose(): void {
-    // Synchronous part first: no child may outlive the extension host even if nothing awaits stop().
-    this.gateway.killNow();
-    void this.stop().then(() => this.gateway.dispose());
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    // Synchronous part first: the extension host may exit before anything async completes, so every
+    // tree gets SIGTERM now; stop() then escalates to SIGKILL and the exit hook is the last resort.
+    this.gateway.killNow('SIGTERM');
+    const subscriptions = this.disposables.splice(0);
+    void this.stop().finally(() => {
+      for (const disposable of subscriptions) disposable.dispose();
+      this.gateway.dispose();
+    });
   }
 }
 

@@ -130,9 +130,9 @@ export class Gateway {
     });
   }
 
-  /** For `process.on('exit')`: kills every stdio server tree synchronously. */
-  killNow(): void {
-    for (const { upstream } of this.upstreams.values()) upstream.killNow();
+  /** For `process.on('exit')` and editor shutdown: signals every stdio server tree synchronously (SIGKILL by default). */
+  killNow(signal?: NodeJS.Signals): void {
+    for (const { upstream } of this.upstreams.values()) upstream.killNow(signal);
   }
 
   async restart(name: string): Promise<void> {

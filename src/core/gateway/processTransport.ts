@@ -129,9 +129,12 @@ export class ProcessTransport implements Transport {
     await this.waitExit(grace);
   }
 
-  /** Synchronous last resort for process exit handlers: kills the tree without waiting. */
-  killNow(): void {
-    if (this.child && !this.exited) killGroup(this.child, 'SIGKILL');
+  /**
+   * Synchronous, for exit handlers and editor shutdown: signals the whole tree without waiting
+   * (SIGTERM lets servers clean up when there is a moment left; SIGKILL when there is none).
+   */
+  killNow(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (this.child && !this.exited) killGroup(this.child, signal);
   }
 
   private async waitExit(ms: number): Promise<boolean> {

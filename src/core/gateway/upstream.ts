@@ -108,9 +108,9 @@ export class Upstream {
     await this.start();
   }
 
-  /** Synchronous last resort (process exit): kills a stdio server's tree without waiting. */
-  killNow(): void {
-    if (this.transport instanceof ProcessTransport) this.transport.killNow();
+  /** Synchronous (process exit, editor shutdown): signals a stdio server's whole tree without waiting. */
+  killNow(signal?: NodeJS.Signals): void {
+    if (this.transport instanceof ProcessTransport) this.transport.killNow(signal);
   }
 
   dispose(): void {
