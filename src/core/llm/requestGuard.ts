@@ -95,9 +95,13 @@ export async function* guardedStream(
   const guard = new RequestGuard(settings, outer);
   try {
     for await (const event of produce(guard.signal, guard)) {
+      // The openai and cloud_b SDKs end an aborted stream quietly instead of throwing; without this
+      // check a timed-out or cancelled answer would look complete.
+      if (guard.signal.aborted) break;
       guard.touch();
       yield event;
     }
+    if (guard.signal.aborted) throw guard.signal.reason ?? new Error('aborted');
   } catch (error) {
     throw guard.error(error, ctx);
   } finally {
