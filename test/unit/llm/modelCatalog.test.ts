@@ -59,3 +59,30 @@ test('model ids: provider/model, bare names keep the provider, slashes inside mo
   assert.deepEqual(parseModelId('openai/gpt-4o', names, 'router'), { provider: 'router', model: 'openai/gpt-4o' });
   assert.deepEqual(parseModelId('router/', names, 'local'), { provider: 'router' });
 });
+
+test('cloud_b lists every page of /v1/models in its own wire format, with its key', async () => {
+  const { createServer } = await import('node:http');
+  const seen: { url: string; key?: string; version?: string }[] = [];
+  const pages: Record<string, object> = {
+    '': { data: [{ type: 'model', id: 'claude-opus-4-5', display_name: 'Claude Opus 4.5', created_at: '2025-11-01T00:00:00Z' }], has_more: true, first_id: 'claude-opus-4-5', last_id: 'claude-opus-4-5' },
+    'claude-opus-4-5': { data: [{ type: 'model', id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', created_at: '2025-10-01T00:00:00Z' }], has_more: false, first_id: 'claude-haiku-4-5', last_id: 'claude-haiku-4-5' },
+  };
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    seen.push({ url: req.url ?? '', key: (req.headers['x-api-key'] as string) ?? req.headers.authorization?.replace(/^Bearer /, ''), version: req.headers['anthropic-version'] as string });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(pages[url.searchParams.get('after_id') ?? '']));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (http.address() as { port: number }).port;
+    const provider = createProvider(settingsFor('cloud_b', `http://127.0.0.1:${port}`, { apiKeyRef: '{env:K}' }), { env: { K: 'sk-ant-test-1' }, maxRetries: 0 });
+    const models = await provider.listModels();
+    assert.deepEqual(models.map((m) => m.id), ['claude-haiku-4-5', 'claude-opus-4-5']);
+    assert.equal(seen.length, 2);
+    assert.ok(seen.every((s) => s.url.startsWith("/v1/models") && s.key === "sk-ant-test-1" && s.version), JSON.stringify(seen));
+    // (this SDK version sends the key as a bearer token; older ones used x-api-key — either carries it)
+  } finally {
+    http.close();
+  }
+});
