@@ -77,6 +77,7 @@ export class GatewayController implements vscode.Disposable {
     this.lastLoaded = { loaded, workspaceRoot };
     this.rebuildKilnTools(loaded, workspaceRoot);
     const endpoint = this.ensureServing();
+    this.gateway.workingDirectory = workspaceRoot;
     try {
       const result = await this.gateway.applyConfig(loaded.config.mcp.servers);
       const changed = [...result.started, ...result.restarted, ...result.stopped];

@@ -60,7 +60,19 @@ export class Gateway {
   /** Applies and stops run one at a time: two quick config reloads must not race on the same upstream. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: GatewayOptions) {}
+  private readonly options: GatewayOptions;
+
+  constructor(options: GatewayOptions) {
+    this.options = { ...options };
+  }
+
+  /**
+   * Where stdio servers start (relative commands and paths in args resolve from it): the workspace
+   * root. Applies to upstreams started from now on; the editor sets it before each config apply.
+   */
+  set workingDirectory(dir: string | undefined) {
+    this.options.cwd = dir;
+  }
 
   /** Starts the given servers (or reconciles with the running ones); resolves when each first attempt settled. */
   async applyConfig(servers: readonly McpServerConfig[]): Promise<ApplyResult> {
