@@ -86,11 +86,13 @@ export interface ClassifyContext {
   limitMs?: number;
 }
 
-/** Maps whatever an SDK threw to an LlmError with a remedy; LlmErrors pass through unchanged. */
-export function toLlmError(error: unknown, ctx: ClassifyContext): LlmError {
+/**
+ * Maps whatever an SDK threw to an LlmError with a remedy. Hearth's own errors (an LlmError, a
+ * missing key) pass through unchanged: they already say what to do.
+ */
+export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
   if (error instanceof LlmError) return error;
-  // Our own errors (a missing key) already say what to do.
-  if (error instanceof HearthError && !ctx.timedOut && !ctx.cancelled) return error as LlmError;
+  if (error instanceof HearthError && !ctx.timedOut && !ctx.cancelled) return error;
   const { settings } = ctx;
   const who = `provider "${settings.name}" (${settings.type})`;
   if (ctx.timedOut) {
