@@ -70,7 +70,7 @@ async function latency(lines: BenchLine[]): Promise<void> {
   await gw.stop();
 
   // Through `hearth gateway` as a separate process: client → gateway stdio → upstream stdio (two process hops).
-  const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+  const { mkdtemp, mkdir, rm, writeFile } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const root = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
@@ -88,6 +88,7 @@ async function latency(lines: BenchLine[]): Promise<void> {
   );
   const p = await timeCalls(() => proc.callTool({ name: 'ev_echo', arguments: args }));
   await proc.close();
+  await rm(root, { recursive: true, force: true });
 
   lines.push({ name: `tool call direct (p50 / p99, ${CALLS} calls)`, value: `${ms(d.p50)} / ${ms(d.p99)}` });
   lines.push({ name: 'tool call via gateway server, in-process (p50 / p99)', value: `${ms(g.p50)} / ${ms(g.p99)}  (+${ms(g.p50 - d.p50)} at p50)` });

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { main } from '../../../src/cli/main';
-import { EVERYTHING, isAlive, textOf, waitFor } from './helpers';
+import { EVERYTHING, isAlive, textOf, waitFor, tempDir } from './helpers';
 
 async function workspace(extra = ''): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'hearth-cli-'));
+  const root = await tempDir('cli');
   await mkdir(join(root, '.hearth'));
   await writeFile(join(root, 'note.md'), '# Note\n');
   await writeFile(

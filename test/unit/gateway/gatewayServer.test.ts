@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,10 +14,10 @@ import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '../../../src/core/host';
 import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
-import { EVERYTHING, everythingStdio, isAlive, testGatewayOptions, textOf, waitFor } from './helpers';
+import { EVERYTHING, everythingStdio, isAlive, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
 
 async function makeWorkspace(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'hearth-ws-'));
+  const root = await tempDir('ws');
   await mkdir(join(root, '.hearth'));
   await writeFile(join(root, 'hello.md'), '# Hello\nfrom the kiln\n');
   await writeFile(

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { after } from 'node:test';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { McpServerConfig } from '../../../src/core/config/schema';
 import { McpServerSchema } from '../../../src/core/config/schema';
 import type { GatewayOptions } from '../../../src/core/gateway/gateway';
@@ -89,4 +92,14 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
 export function textOf(result: unknown): string {
   const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content.map((part) => part.text ?? '').join('');
+}
+
+const tempDirs: string[] = [];
+after(() => Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/** A fresh folder under the OS temp dir, removed when the test file finishes. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `hearth-${prefix}-`));
+  tempDirs.push(dir);
+  return dir;
 }

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { silentLogger } from '../../../src/core/host';
 import type { KilnTool, KilnToolContext } from '../../../src/core/kiln/tools/kilnTool';
 import { createKilnTools, KILN_TOOL_NAMES } from '../../../src/core/kiln/tools/kilnTools';
-import { textOf } from './helpers';
+import { textOf, tempDir } from './helpers';
 
 async function makeKiln(): Promise<{ root: string; outside: string }> {
-  const base = await mkdtemp(join(tmpdir(), 'hearth-kiln-'));
+  const base = await tempDir('kiln');
   const root = join(base, 'kiln');
   const outside = join(base, 'outside');
   await mkdir(join(root, 'projects', 'deep'), { recursive: true });

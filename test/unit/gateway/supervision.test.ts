@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import type { GatewayError } from '../../../src/core/gateway/gatewayErrors';
 import { ProcessTransport } from '../../../src/core/gateway/processTransport';
 import { TOOL_NAME_PATTERN, exposedToolName } from '../../../src/core/gateway/toolNames';
-import { everythingStdio, isAlive, serverConfig, testGatewayOptions, textOf, waitFor } from './helpers';
+import { everythingStdio, isAlive, serverConfig, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
 
 const DYNAMIC = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
 const BAD = resolve('test/unit/gateway/fixtures/badHandshake.mjs');
@@ -118,7 +117,7 @@ describe('supervision of upstreams', () => {
   });
 
   test('a server failing its handshake leaves no process behind (its own children included)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hearth-bad-'));
+    const dir = await tempDir('bad');
     const pidFile = join(dir, 'pids');
     const gateway = make({ handshakeTimeoutMs: 800 });
     await gateway.applyConfig([serverConfig({ name: 'bad', prefix: 'b_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: [BAD, pidFile] } })]);
@@ -162,7 +161,7 @@ describe('supervision of upstreams', () => {
   });
 
   test('process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hearth-tree-'));
+    const dir = await tempDir('tree');
     const gateway = make();
     const tree = (name: string) => serverConfig({ name, prefix: `${name}_`, transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC, '--tree', join(dir, name)] } });
     await gateway.applyConfig([tree('t1'), tree('t2')]);

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { GatewayError } from '../../../src/core/gateway/gatewayErrors';
-import { everythingStdio, FILESYSTEM, serverConfig, testGatewayOptions, textOf } from './helpers';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { everythingStdio, FILESYSTEM, serverConfig, testGatewayOptions, textOf, tempDir } from './helpers';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 describe('upstreams over stdio (server-everything, server-filesystem)', () => {
@@ -12,7 +11,7 @@ describe('upstreams over stdio (server-everything, server-filesystem)', () => {
   after(() => gateway.stop());
 
   test('tools are exposed with the prefix, filtered by allow/block globs on the upstream name, and callable', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hearth-fs-'));
+    const dir = await tempDir('fs');
     await writeFile(join(dir, 'hello.txt'), 'hello from disk');
     await gateway.applyConfig([
       everythingStdio('every', 'ev_', { allowed_tools: ['get-*', 'echo'], blocked_tools: ['get-tiny-*', 'get-env'] }),
