@@ -40,36 +40,48 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(configService);
     const host = new EditorHost(log, context.secrets, () => configService.current.config.cli);
 
-    // What the user sees of the configuration.
+    // What the user sees of the configuration. Every reaction to a reload is registered with
+    // onConfig and runs guarded, so one failing reaction never stops the others.
     const diagnostics = new ConfigDiagnostics(log);
     const statusBar = new HearthStatusBar();
     const effectiveConfig = new EffectiveConfigDocument(configService);
     context.subscriptions.push(diagnostics, statusBar, effectiveConfig);
+    const reactions: [string, (loaded: LoadedConfig) => void][] = [];
+    const onConfig = (what: string, react: (loaded: LoadedConfig) => void) => reactions.push([what, react]);
+    context.subscriptions.push(configService.onDidChange((loaded) => reactions.forEach(([what, react]) => guard(log, what, () => react(loaded)))));
 
-    // The MCP gateway: [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
-    const gateway = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
-    context.subscriptions.push(gateway, ...registerGatewayCommands(gateway));
-
-    // Chat models: the session's selection (status bar, Switch Model, chat), the catalog of every
-    // provider's models, and githubcopilot served through VS Code's language model API.
-    const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
-    const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
-    const modelStatus = new ModelStatus(llm, configService, statusBar, log);
-    context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
-
-    const applyConfig = (loaded: LoadedConfig) => {
-      guard(log, 'log level', () => (logLevel = effectiveLogLevel(loaded.config)));
-      guard(log, 'diagnostics', () => diagnostics.update(loaded.problems));
-      guard(log, 'status bar', () => modelStatus.refresh());
+    onConfig('log level', (loaded) => (logLevel = effectiveLogLevel(loaded.config)));
+    onConfig('diagnostics', (loaded) => diagnostics.update(loaded.problems));
+    // The chat models feature takes the status bar over (it follows the session's selection).
+    let refreshStatus = (loaded: LoadedConfig) => statusBar.update(loaded);
+    onConfig('status bar', (loaded) => refreshStatus(loaded));
+    onConfig('secrets', (loaded) => {
       void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
         log.warn(`could not resolve every configured secret: ${describeError(error)}`),
       );
-      // Only the [[mcp.servers]] entries that changed restart.
-      void gateway.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
-    };
-    context.subscriptions.push(configService.onDidChange(applyConfig));
-
+    });
     context.subscriptions.push(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
+
+    // Features start one by one; one that fails to start is logged and the rest still run.
+    startFeature(log, 'MCP gateway', () => {
+      // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
+      const gateway = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
+      context.subscriptions.push(gateway, ...registerGatewayCommands(gateway));
+      // Only the [[mcp.servers]] entries that changed restart.
+      onConfig('gateway', (loaded) => {
+        void gateway.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
+      });
+    });
+
+    startFeature(log, 'chat models', () => {
+      // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
+      // models, and githubcopilot served through VS Code's language model API.
+      const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
+      const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
+      const modelStatus = new ModelStatus(llm, configService, statusBar, log);
+      context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
+      refreshStatus = () => modelStatus.refresh();
+    });
 
     await configService.start();
     log.info(`Hearth activated (workspace: ${configService.workspaceRoot ?? 'none'})`);
@@ -86,5 +98,14 @@ function guard(log: Logger, what: string, run: () => void): void {
     run();
   } catch (error) {
     log.error(`updating the ${what} failed: ${describeError(error)}`);
+  }
+}
+
+/** Wires one feature; if it throws, the editor keeps the configuration essentials and the other features. */
+function startFeature(log: Logger, name: string, start: () => void): void {
+  try {
+    start();
+  } catch (error) {
+    log.error(`Hearth: the ${name} could not start: ${describeError(error)}`, error);
   }
 }
