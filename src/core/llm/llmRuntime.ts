@@ -8,6 +8,7 @@ import { createProvider, type ProviderFactories } from './createProvider';
 import { ModelCatalog, type ModelCatalogOptions } from './modelCatalog';
 import { ModelSelection, type ConfigSnapshot } from './modelSelection';
 import type { ProviderDeps } from './providerDeps';
+import { isSmallModel, parameterBillionsFromName } from './modelSize';
 import type { LlmProvider, ProviderSettings } from './types';
 
 export class LlmRuntime {
@@ -35,5 +36,20 @@ export class LlmRuntime {
       this.providers.set(key, provider);
     }
     return provider;
+  }
+
+  /**
+   * Parameter count (billions) of a provider's model: the backend's metadata where it has it
+   * (the local runner's /api/show), else the name; undefined when unknown (treated as large).
+   */
+  async parameterBillions(settings: ProviderSettings = this.selection.current(), signal?: AbortSignal): Promise<number | undefined> {
+    if (!settings.model) return undefined;
+    const provider = this.provider(settings);
+    return (await provider.parameterBillions?.(settings.model, signal)) ?? parameterBillionsFromName(settings.model);
+  }
+
+  /** Size-aware prompts (spec 2.3): true for a known count under 4 B. */
+  async isSmallModel(settings: ProviderSettings = this.selection.current(), signal?: AbortSignal): Promise<boolean> {
+    return isSmallModel(await this.parameterBillions(settings, signal));
   }
 }
