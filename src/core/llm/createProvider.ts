@@ -17,6 +17,17 @@ export type ProviderFactory = (settings: ProviderSettings, deps: ProviderDeps) =
 export type ProviderFactories = Partial<Record<LlmProviderType, ProviderFactory>>;
 
 export function createProvider(settings: ProviderSettings, deps: ProviderDeps, factories: ProviderFactories = {}): LlmProvider {
+  try {
+    return build(settings, deps, factories);
+  } catch (error) {
+    // A misconfigured provider (custom without endpoint) must fail on use, beside the others in
+    // the model list, not break whoever builds every provider.
+    if (error instanceof LlmError) return new UnavailableProvider(settings, error);
+    throw error;
+  }
+}
+
+function build(settings: ProviderSettings, deps: ProviderDeps, factories: ProviderFactories): LlmProvider {
   const hosted = factories[settings.type];
   if (hosted) return hosted(settings, deps);
   switch (settings.type) {

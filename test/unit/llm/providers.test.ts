@@ -201,7 +201,9 @@ describe('settings reach the wire', () => {
     assert.deepEqual(await p.listModels(), [{ id: 'gpt-4.1' }]);
   });
 
-  test('custom without an endpoint is a typed error', () => {
-    assert.throws(() => createProvider(settingsFor('custom', undefined), { env: {} }), (e: unknown) => isLlmError(e, 'llm-missing-endpoint'));
+  test('custom without an endpoint fails on use with a typed error', async () => {
+    const p = createProvider(settingsFor('custom', undefined), { env: {} });
+    assert.ok(isLlmError(await rejection(p.listModels()), 'llm-missing-endpoint'));
+    assert.ok(isLlmError(await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], []))), 'llm-missing-endpoint'));
   });
 });
