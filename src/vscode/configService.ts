@@ -3,7 +3,7 @@
  * either changes on disk or is saved (no window reload), and fires onDidChange with the new result.
  * Loading never throws (DESIGN.md decision 3), so a broken file only changes the problems list.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, watch as fsWatch } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -110,8 +110,8 @@ export class ConfigService implements vscode.Disposable {
   }
 
   private async loadOnce(): Promise<void> {
-    // A watcher on a folder that did not exist yet sees nothing once it appears: watch again.
-    if (existsSync(path.dirname(this.globalFile)) !== this.globalDirWatched) this.pickRoot();
+    // The global folder appeared (or went) since the watchers were made: watch again, closer to it.
+    if (!this.globalDirWatched || !existsSync(path.dirname(this.globalFile))) this.pickRoot();
     // Without a folder there is no workspace file; the home directory stands in as the root so
     // relative paths (kiln_path) still resolve somewhere sensible.
     const workspaceRoot = this._workspaceRoot ?? homedir();
@@ -133,11 +133,36 @@ export class ConfigService implements vscode.Disposable {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     this._workspaceRoot = findWorkspaceRoot(folders);
     for (const watcher of this.watchers) watcher.dispose();
-    this.globalDirWatched = existsSync(path.dirname(this.globalFile));
-    this.watchers = [this.watch(path.dirname(this.globalFile), path.basename(this.globalFile))];
+    const globalDir = path.dirname(this.globalFile);
+    this.globalDirWatched = existsSync(globalDir);
+    this.watchers = [this.globalDirWatched ? this.watch(globalDir, path.basename(this.globalFile)) : this.watchForCreation(globalDir)];
     // Every folder's candidate file is watched: creating .hearth/config.toml in another folder
     // can change which folder is the root.
     for (const folder of folders) this.watchers.push(this.watch(folder, '.hearth/config.toml'));
+  }
+
+  /**
+   * The global folder does not exist yet (a fresh machine): an editor watcher on a missing folder
+   * never fires, so node's own watcher waits on the nearest existing ancestor for the next path
+   * segment to appear, then everything is watched again.
+   */
+  private watchForCreation(missingDir: string): vscode.Disposable {
+    let child = missingDir;
+    let ancestor = path.dirname(missingDir);
+    while (!existsSync(ancestor) && path.dirname(ancestor) !== ancestor) {
+      child = ancestor;
+      ancestor = path.dirname(ancestor);
+    }
+    try {
+      const watcher = fsWatch(ancestor, { persistent: false }, (_event, name) => {
+        if (name === null || name.toString() === path.basename(child)) this.scheduleReload(`created: ${child}`);
+      });
+      watcher.on('error', () => watcher.close());
+      return new vscode.Disposable(() => watcher.close());
+    } catch (error) {
+      this.log.debug(`cannot watch ${ancestor} for ${child} to appear: ${describeError(error)}`);
+      return new vscode.Disposable(() => {});
+    }
   }
 
   private watch(folder: string, pattern: string): vscode.Disposable {
