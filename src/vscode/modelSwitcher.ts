@@ -3,7 +3,7 @@
  * provider (separators), the active model checked, a refresh button in the title; choosing a model
  * switches for the session, the save button on an item (or "Save to Workspace" in the follow-up
  * notification) persists it into the workspace config without losing comments. A typed
- * `provider/model` or model name that is not listed can be used as is.
+ * `provider/model` or model name that matches nothing listed is used as typed.
  */
 import * as vscode from 'vscode';
 import { workspaceConfigPath } from '../core/config/locations';
@@ -82,7 +82,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
   async switchModel(): Promise<void> {
     const picker = vscode.window.createQuickPick<ModelItem>();
     picker.title = 'Hearth: Switch Model';
-    picker.placeholder = `Current: ${this.deps.runtime.selection.currentId()} — choose a model, or type provider/model`;
+    picker.placeholder = `Current: ${this.deps.runtime.selection.currentId()} — choose a model, or type provider/model and press Enter`;
     picker.buttons = [REFRESH_BUTTON];
     picker.matchOnDescription = true;
     let listed: ModelItem[] = [];
@@ -98,14 +98,11 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
       }
     };
     const showItems = () => {
-      const typed = picker.value.trim();
-      const custom: ModelItem[] = typed && !listed.some((i) => i.id === typed || i.label === typed) ? [{ label: `$(edit) Use "${typed}"`, id: typed, alwaysShow: true, buttons: [SAVE_BUTTON] }] : [];
-      picker.items = [...custom, ...listed];
+      picker.items = listed;
       const active = listed.find((i) => i.description?.startsWith('active'));
-      if (active && !typed) picker.activeItems = [active];
+      if (active) picker.activeItems = [active];
     };
     const done = new Promise<void>((resolve) => {
-      picker.onDidChangeValue(showItems);
       picker.onDidTriggerButton((button) => {
         if (button === REFRESH_BUTTON) void load(true);
       });
@@ -115,10 +112,14 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
         if (this.choose(item.id)) await this.persist();
       });
       picker.onDidAccept(async () => {
+        // Text that matches no listed model is used as typed (`provider/model` or a model name), so
+        // a model the provider does not list (not pulled yet, a private deployment) can be chosen.
+        // Items are not rebuilt per keystroke: doing so races the typing in the input box.
         const item = picker.selectedItems[0];
-        if (!item?.id) return;
+        const id = item ? item.id : picker.value.trim() || undefined;
+        if (!id) return;
         picker.hide();
-        if (this.choose(item.id)) await this.offerPersist();
+        if (this.choose(id)) await this.offerPersist();
       });
       picker.onDidHide(() => {
         picker.dispose();
