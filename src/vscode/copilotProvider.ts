@@ -42,6 +42,8 @@ export class CopilotProvider implements LlmProvider {
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     return guarded(this.settings, signal, { endpoint: ENDPOINT, operation: 'list' }, async () => {
       const models = await vscode.lm.selectChatModels({ vendor: COPILOT_VENDOR });
+      // An empty list means Copilot is missing or signed out: say so instead of listing nothing.
+      if (models.length === 0) throw this.noModels();
       return models.map((m) => ({ id: m.id, ...(m.maxInputTokens ? { contextLength: m.maxInputTokens } : {}) }));
     });
   }
@@ -50,11 +52,13 @@ export class CopilotProvider implements LlmProvider {
     return parameterBillionsFromName(model);
   }
 
+  private noModels(): LlmError {
+    return new LlmError('llm-unreachable', `provider "${this.settings.name}" (githubcopilot): no Copilot chat models are available. Install GitHub Copilot Chat and sign in.`, this.settings.name);
+  }
+
   private async pick(model: string | undefined): Promise<vscode.LanguageModelChat> {
     const models = await vscode.lm.selectChatModels({ vendor: COPILOT_VENDOR });
-    if (models.length === 0) {
-      throw new LlmError('llm-unreachable', `provider "${this.settings.name}" (githubcopilot): no Copilot chat models are available. Install GitHub Copilot Chat and sign in.`, this.settings.name);
-    }
+    if (models.length === 0) throw this.noModels();
     if (!model) return models[0];
     const found = models.find((m) => m.id === model || m.family === model);
     if (!found) {
