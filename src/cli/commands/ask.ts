@@ -4,6 +4,7 @@
  * No tools are offered yet (the agents work adds them).
  */
 import { HearthError } from '../../core/errors';
+import { isLlmError } from '../../core/llm/errors';
 import type { ChatMessage, Usage } from '../../core/llm/types';
 import { formatModelId } from '../../core/llm/modelId';
 import { createLlmContext } from '../llmContext';
@@ -69,6 +70,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       } else if (event.type === 'usage') usage = event.usage;
       else if (event.type === 'stop') stopReason = event.reason;
     }
+  } catch (error) {
+    // Ctrl-C: end the partial line and exit like an interrupted command, without an error message.
+    if (isLlmError(error, 'llm-cancelled')) {
+      if (!json && message) io.stdout.write('\n');
+      return 130;
+    }
+    throw error;
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }

@@ -36,6 +36,7 @@ before(async () => {
   server = await startMockLlm();
   server.mock.on({ userMessage: 'capital of France' }, { content: 'Paris is the capital.', usage: { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 } } as never);
   server.mock.on({ userMessage: 'from stdin' }, { content: 'read it' });
+  server.mock.on({ userMessage: 'tell me slowly' }, { content: 'one two three four five six seven eight nine ten eleven twelve' }, { latency: 150, chunkSize: 4 });
   server.mock.on({ model: 'gpt-4o-mini' }, { content: 'mini here' });
   root = await mkdtemp(join(tmpdir(), 'hearth-cli-'));
   deadPort = await closedPort();
@@ -132,4 +133,22 @@ test('hearth ask: errors are one line with the remedy, no stack trace', async ()
   const noKey = await hearth(['ask', '--model', 'openai/gpt-4o-mini', 'hello'], { CLOUD_A_API_KEY: '' });
   assert.equal(noKey.code, 1);
   assert.match(noKey.stderr, /needs an API key: set the environment variable CLOUD_A_API_KEY/);
+});
+
+test('hearth ask: Ctrl-C stops the stream and exits 130 without an error message', async () => {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'ask', 'tell me slowly'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const firstOutput = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((stdout += d), resolve())));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await firstOutput;
+  child.kill('SIGINT');
+  assert.equal(await closed, 130);
+  assert.ok(stdout.length > 0 && !stdout.includes('twelve'), stdout);
+  assert.equal(stderr, '');
 });
