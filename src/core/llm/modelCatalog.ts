@@ -3,6 +3,7 @@
  * provider's failure kept beside the others' models, cached for 5 minutes with an explicit refresh.
  * Used by `hearth models`, the editor's switcher and `:model` in chat.
  */
+import { createHash } from 'node:crypto';
 import { describeError } from '../errors';
 import type { LlmProviderType } from '../config/providerTypes';
 import type { LlmProvider, ModelInfo, ProviderSettings } from './types';
@@ -20,9 +21,13 @@ export interface ProviderModels {
   fetchedAt: number;
 }
 
-/** What determines a provider's answer, so an edited endpoint, type or key is not served stale. */
+/**
+ * What determines a provider's answer, so an edited endpoint, type or key is not served stale. The
+ * key reference is hashed: it may be a literal key, and the CLI writes these keys to a cache file.
+ */
 export function catalogKey(settings: ProviderSettings): string {
-  return JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', settings.apiKeyRef ?? '']);
+  const keyRef = settings.apiKeyRef ? createHash('sha256').update(settings.apiKeyRef).digest('hex').slice(0, 16) : '';
+  return JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', keyRef]);
 }
 
 export interface ModelCatalogOptions {
