@@ -120,6 +120,14 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
         : `Check the model name and list the available models with \`hearth models\` (a 404 can also mean the endpoint ${ctx.endpoint} is not the API's base URL).`;
     return new LlmError('llm-model-not-found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
   }
-  const detail = status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error);
+  const detail = status ? `HTTP ${status}` : scrubKeys(error instanceof Error ? error.message : String(error));
   return new LlmError('llm-request-failed', `${ctx.operation === 'list' ? 'listing models of' : 'request to'} ${who} failed: ${detail}`, settings.name, { cause: error });
+}
+
+/**
+ * The SDK's own text is the one part of these messages Hearth does not write; backends have been
+ * known to echo keys in it, and the CLI prints messages without a redactor, so key-shaped tokens go.
+ */
+export function scrubKeys(text: string): string {
+  return text.replace(/\b(?:sk|key|pk|rk|api|ghp|gho|xai|AIza)[-_A-Za-z0-9]{12,}/g, '«redacted»').replace(/(Bearer\s+)\S+/gi, '$1«redacted»');
 }

@@ -67,3 +67,9 @@ test('keys: references resolve at use and are registered for redaction; hints na
   assert.equal(await resolveApiKey(settingsFor('custom', 'http://127.0.0.1:1/v1'), { env: {} }), undefined);
   await assert.rejects(resolveApiKey(settingsFor('openrouter', undefined, { name: 'r', apiKeyEnv: ['OPENROUTER_API_KEY'] }), { env: {} }), /OPENROUTER_API_KEY/);
 });
+
+test('key-shaped tokens in SDK text never reach an error message', async () => {
+  const { scrubKeys } = await import('../../../src/core/llm/errors');
+  assert.equal(scrubKeys('bad request for sk-proj-abcdefghijklmnop123 with Bearer abc.def'), 'bad request for «redacted» with Bearer «redacted»');
+  assert.equal(scrubKeys('model not loaded'), 'model not loaded');
+});
