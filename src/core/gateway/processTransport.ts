@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { findExecutable } from './findExecutable';
 
 export interface ProcessTransportOptions {
   command: string;
@@ -16,6 +17,15 @@ export interface ProcessTransportOptions {
 }
 
 const STDERR_TAIL_CHARS = 2000;
+
+/**
+ * POSIX launcher: `sh` becomes the process-group leader, starts a watcher that waits for EOF on
+ * fd 3 (a pipe whose only writer is this process) and then kills the whole group, and `exec`s the
+ * server in its own place (same pid, fd 3 closed for it). If the host dies abruptly (SIGKILL, a
+ * crash, a signal to its group) the pipe closes and the upstream's tree goes with it, even for
+ * servers that ignore EOF on stdin.
+ */
+const LAUNCHER = '(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exec "$0" "$@" 3<&-';
 
 /**
  * An MCP client transport over a child process's stdio, like the SDK's StdioClientTransport but
@@ -33,6 +43,8 @@ export class ProcessTransport implements Transport {
   private stderrTail = '';
   private exited = false;
   private exitPromise: Promise<void> | undefined;
+  /** close() came before the process existed: start() must not spawn it any more. */
+  private closedEarly = false;
 
   constructor(private readonly options: ProcessTransportOptions) {}
 
@@ -45,16 +57,16 @@ export class ProcessTransport implements Transport {
     return this.stderrTail.trim();
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.child) throw new Error('ProcessTransport already started');
+    const posix = process.platform !== 'win32';
+    // Resolved first, so a missing command is ENOENT here rather than exit code 127 from the launcher.
+    const command = posix ? await findExecutable(this.options.command, this.options.env, this.options.cwd) : this.options.command;
+    if (this.closedEarly) throw new Error('transport closed before the server started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
-        env: this.options.env,
-        cwd: this.options.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
+      const child = posix
+        ? spawn('/bin/sh', ['-c', LAUNCHER, command, ...this.options.args], { env: this.options.env, cwd: this.options.cwd, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true })
+        : spawn(command, this.options.args, { env: this.options.env, cwd: this.options.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
       this.child = child;
       let spawned = false;
       this.exitPromise = new Promise((done) => child.once('close', () => done()));
@@ -66,10 +78,11 @@ export class ProcessTransport implements Transport {
         spawned = true;
         resolve();
       });
+      // A leader that died may leave children in its group (the fd-3 watcher at least, which also
+      // holds our pipes open): end them at once, so 'close' follows.
+      child.once('exit', () => killGroup(child, 'SIGKILL'));
       child.once('close', () => {
         this.exited = true;
-        // A leader that died may leave children in its group; they have no one to talk to.
-        killGroup(child, 'SIGKILL');
         this.onclose?.();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
@@ -115,6 +128,7 @@ export class ProcessTransport implements Transport {
   /** Closes stdin, then SIGTERM, then SIGKILL, always to the whole process group. */
   async close(): Promise<void> {
     const child = this.child;
+    if (!child) this.closedEarly = true;
     if (!child || this.exited) return;
     const grace = this.options.graceMs ?? 1000;
     try {

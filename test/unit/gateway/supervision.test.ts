@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Gateway } from '../../../src/core/gateway/gateway';
@@ -176,6 +177,31 @@ describe('supervision of upstreams', () => {
     await gateway.stop();
     // Signals are asynchronous: give the kernel a moment to reap the grandchildren.
     await waitFor(() => [leader1b, child1b, leader2, child2].every((pid) => !isAlive(pid)), 2000, 'every process of both trees ended');
+  });
+
+  test('a host killed abruptly (SIGKILL, no cleanup) still takes its upstream trees along', async () => {
+    const dir = await tempDir('host');
+    const pidFile = join(dir, 'pids');
+    const host = spawn(process.execPath, ['--import', 'tsx', resolve('test/unit/gateway/fixtures/gatewayHost.ts'), pidFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    host.stdout!.on('data', (chunk) => (out += chunk));
+    await waitFor(() => out.includes('READY'), 15_000, 'host ready');
+    assert.ok(!out.includes('NOT READY'));
+    const [leader, child] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
+    assert.ok(isAlive(leader) && isAlive(child));
+    host.kill('SIGKILL');
+    try {
+      await waitFor(() => !isAlive(leader) && !isAlive(child), 5000, 'upstream tree ended after its host died');
+    } finally {
+      // Should the test fail, leave no orphans behind on the CI machine.
+      for (const pid of [-leader, leader, child]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone, as it should be
+        }
+      }
+    }
   });
 
   test('stopping the gateway ends every child process tree; applyConfig restarts only changed upstreams', async () => {
