@@ -1,0 +1,98 @@
+import { HearthError } from '../../errors.js';
+
+/** One chunk of a note as the index keeps it; the vector lives beside it, in the store's own format. */
+export interface ChunkRecord {
+  /** Unique in the store; the indexer's choice (e.g. `${notePath}#${ordinal}`). */
+  id: string;
+  /** Kiln-relative path with forward slashes. */
+  notePath: string;
+  title: string;
+  headingPath: string[];
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  /** The chunk's text (or a snippet of it) shown in results and used for BM25. */
+  text: string;
+  /** Hash of the whole note's content when it was indexed: the same on every chunk of a note. */
+  contentHash: string;
+}
+
+/** What the index was built with; a different header means the vectors are incomparable (rebuild). */
+export interface StoreHeader {
+  /** Canonical embedding provider type, e.g. 'local_cpu'. */
+  providerType: string;
+  model: string;
+  dim: number;
+}
+
+export interface SearchHit {
+  chunk: ChunkRecord;
+  /** Cosine similarity (vectors are normalized on upsert), higher is better. */
+  score: number;
+}
+
+export interface SearchOptions {
+  /** Only chunks whose note passes are considered. */
+  filter?: (chunk: ChunkRecord) => boolean;
+}
+
+export type StoreKind = 'flat' | 'vectra';
+
+/**
+ * A file-backed vector index of note chunks. Writes are staged in memory and made durable by
+ * `commit()` (atomically: a crash before or during commit leaves the previous committed state), so
+ * the indexer upserts a batch of notes and commits once.
+ */
+export interface VectorStore {
+  readonly kind: StoreKind;
+  readonly dir: string;
+  readonly header: StoreHeader;
+  /**
+   * Opens or creates the index. Throws StoreHeaderMismatchError when the index on disk was built
+   * with another provider/model/dim, and StoreCorruptError when its files fail their checks; the
+   * indexer answers both by `clear()` and a full rebuild.
+   */
+  open(): Promise<void>;
+  /** Replaces every chunk of the note (vectors[i] belongs to chunks[i]; length == header.dim). */
+  upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[]): Promise<void>;
+  removeNote(notePath: string): Promise<void>;
+  /** notePath → contentHash of what is indexed (staged writes included), for incremental runs. */
+  noteHashes(): Map<string, string>;
+  /** Top-k by cosine similarity, exact float32 ranking, best first; sees staged writes. */
+  search(query: Float32Array, k: number, options?: SearchOptions): Promise<SearchHit[]>;
+  /** Every chunk (for BM25 / text search); order unspecified. */
+  chunks(): Iterable<ChunkRecord>;
+  /** Number of live chunks. */
+  readonly count: number;
+  /** Makes staged writes durable, atomically. */
+  commit(): Promise<void>;
+  /** Drops everything, on disk too (the store stays open and empty, with its header). */
+  clear(): Promise<void>;
+  /** Commits nothing: call commit() first to keep staged writes. */
+  close(): Promise<void>;
+}
+
+export class StoreCorruptError extends HearthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('index.corrupt', message, options);
+  }
+}
+
+export class StoreHeaderMismatchError extends HearthError {
+  constructor(
+    readonly onDisk: StoreHeader,
+    readonly wanted: StoreHeader,
+  ) {
+    super(
+      'index.header_mismatch',
+      `The index was built with ${onDisk.providerType}/${onDisk.model} (${onDisk.dim} dims), not ` +
+        `${wanted.providerType}/${wanted.model} (${wanted.dim} dims); it must be rebuilt.`,
+    );
+  }
+}
+
+export class StoreUsageError extends HearthError {
+  constructor(message: string) {
+    super('index.usage', message);
+  }
+}
