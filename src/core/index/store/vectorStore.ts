@@ -53,8 +53,12 @@ export interface VectorStore {
    * indexer answers both by `clear()` and a full rebuild.
    */
   open(): Promise<void>;
-  /** Replaces every chunk of the note (vectors[i] belongs to chunks[i]; length == header.dim). */
-  upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[]): Promise<void>;
+  /**
+   * Replaces every chunk of the note (vectors[i] belongs to chunks[i]; length == header.dim).
+   * `contentHash` defaults to chunks[0].contentHash; pass it for a note with no chunks (empty), so
+   * that it is still known as indexed.
+   */
+  upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void>;
   removeNote(notePath: string): Promise<void>;
   /** notePath → contentHash of what is indexed (staged writes included), for incremental runs. */
   noteHashes(): Map<string, string>;
