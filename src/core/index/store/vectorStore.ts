@@ -62,7 +62,7 @@ export interface VectorStore {
   removeNote(notePath: string): Promise<void>;
   /** notePath → contentHash of what is indexed (staged writes included), for incremental runs. */
   noteHashes(): Map<string, string>;
-  /** Top-k by cosine similarity, exact float32 ranking, best first; sees staged writes. */
+  /** Top-k by cosine similarity, exact float32 ranking, best first (staged writes: flat sees them, vectra after commit). */
   search(query: Float32Array, k: number, options?: SearchOptions): Promise<SearchHit[]>;
   /** Every chunk (for BM25 / text search); order unspecified. */
   chunks(): Iterable<ChunkRecord>;

@@ -1,0 +1,134 @@
+import { promises as fsp } from 'node:fs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { StoreCorruptError, type StoreHeader } from './vectorStore.js';
+
+/**
+ * On-disk layout of the flat store. Three append-only files per generation (int8 slots, float32
+ * slots, a JSON-lines metadata log) and a small manifest, replaced atomically (temp + fsync +
+ * rename), that says how many bytes of each file are committed and their running CRC-32. Bytes past
+ * the committed length are the leftovers of an interrupted commit and are ignored (then overwritten).
+ */
+export const FORMAT = 'hearth-flat';
+export const VERSION = 1;
+
+export interface FileState {
+  bytes: number;
+  crc: number;
+}
+
+export interface Manifest {
+  format: string;
+  version: number;
+  header: StoreHeader;
+  gen: number;
+  dimPad: number;
+  slots: number;
+  q8: FileState;
+  f32: FileState;
+  meta: FileState;
+}
+
+export const MANIFEST = 'manifest.json';
+export const fileNames = (gen: number) => ({
+  q8: `vectors-${gen}.q8`,
+  f32: `vectors-${gen}.f32`,
+  meta: `chunks-${gen}.jsonl`,
+});
+
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  let text: string;
+  try {
+    text = await fsp.readFile(path.join(dir, MANIFEST), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StoreCorruptError(`The index manifest in ${dir} cannot be read.`, { cause: error });
+  }
+  try {
+    const m = JSON.parse(text) as Manifest;
+    if (m.format !== FORMAT || typeof m.gen !== 'number' || typeof m.slots !== 'number' || !m.header || !m.q8 || !m.f32 || !m.meta) {
+      throw new Error('not a flat index manifest');
+    }
+    return m;
+  } catch (error) {
+    throw new StoreCorruptError(`The index manifest in ${dir} is damaged.`, { cause: error });
+  }
+}
+
+export async function writeManifest(dir: string, m: Manifest): Promise<void> {
+  const tmp = path.join(dir, `${MANIFEST}.${process.pid}.tmp`);
+  const fh = await fsp.open(tmp, 'w');
+  try {
+    await fh.writeFile(JSON.stringify(m));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, path.join(dir, MANIFEST));
+}
+
+/** Reads the committed prefix of a file into `into` (or returns it), checking its length and CRC. */
+export function readChecked(file: string, state: FileState, into?: Uint8Array): Uint8Array {
+  const target = into ?? new Uint8Array(state.bytes);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
+  try {
+    let off = 0;
+    while (off < state.bytes) {
+      const n = fs.readSync(fd, target, off, Math.min(state.bytes - off, 1 << 24), off);
+      if (n === 0) throw new StoreCorruptError(`An index file is shorter than recorded: ${file}.`);
+      off += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (crc32(target.subarray(0, state.bytes)) !== state.crc) {
+    throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
+  }
+  return target;
+}
+
+/** Checks the CRC of a large file's committed prefix without holding it in memory. */
+export function verifyStreaming(file: string, state: FileState): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
+  const buf = Buffer.allocUnsafe(1 << 23);
+  let crc = 0;
+  try {
+    let off = 0;
+    while (off < state.bytes) {
+      const n = fs.readSync(fd, buf, 0, Math.min(state.bytes - off, buf.length), off);
+      if (n === 0) throw new StoreCorruptError(`An index file is shorter than recorded: ${file}.`);
+      crc = crc32(buf.subarray(0, n), crc);
+      off += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
+}
+
+/** Writes `data` at the committed end of a file, syncs it, and returns the new state. */
+export function appendAt(fd: number, state: FileState, data: Uint8Array): FileState {
+  let off = 0;
+  while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off, state.bytes + off);
+  return { bytes: state.bytes + data.length, crc: crc32(data, state.crc) };
+}
+
+export async function removeOtherGenerations(dir: string, keep: number): Promise<void> {
+  const keepNames = new Set(Object.values(fileNames(keep)));
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    if (/^(vectors-\d+\.(q8|f32)|chunks-\d+\.jsonl|manifest\.json\.\d+\.tmp)$/.test(name) && !keepNames.has(name)) {
+      await fsp.rm(path.join(dir, name), { force: true });
+    }
+  }
+}

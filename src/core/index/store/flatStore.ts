@@ -1,0 +1,337 @@
+import * as fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js';
+import { appendAt, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
+import { decodeNote, encodeNote, type NoteLine } from './flatMeta.js';
+import { dot, normalized, quantizeInto, TopK } from './quantize.js';
+import { StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+
+export interface FlatStoreOptions {
+  /** Compact when dead slots exceed this share of all slots (and at least `compactMinDead`). */
+  compactRatio?: number;
+  compactMinDead?: number;
+  /** Check the float32 file's checksum on open (reads it once); on by default. */
+  verifyOnOpen?: boolean;
+}
+
+const PAGE = 65536;
+
+/**
+ * Vectors in contiguous files: int8 slots (scanned by the SIMD kernel straight out of wasm memory)
+ * and float32 slots (read back only for the top candidates, so they cost no resident memory).
+ * Results are the exact float32 ranking: candidates are re-scored exactly, and any other slot whose
+ * int8 score plus its quantization error bound could still reach the k-th exact score is too.
+ */
+export class FlatStore implements VectorStore {
+  readonly kind = 'flat' as const;
+  private manifest!: Manifest;
+  private dimPad = 0;
+  private base = 0;
+  private memory = createMemory(1);
+  private scan: ScanFn = instantiateInt8Scan(this.memory);
+  private slots = 0;
+  private committedSlots = 0;
+  private scale = new Float32Array(0);
+  private err = new Float32Array(0);
+  private slotChunk: (ChunkRecord | undefined)[] = [];
+  private notes = new Map<string, { hash: string; slots: number[] }>();
+  private live = 0;
+  private pendingF32 = new Map<number, Float32Array>();
+  private pendingMeta: string[] = [];
+  private readFd: number | undefined;
+  private readonly scratch: Float32Array;
+
+  constructor(
+    readonly dir: string,
+    readonly header: StoreHeader,
+    private readonly options: FlatStoreOptions = {},
+  ) {
+    this.scratch = new Float32Array(header.dim);
+  }
+
+  get count(): number {
+    return this.live;
+  }
+
+  async open(): Promise<void> {
+    await fsp.mkdir(this.dir, { recursive: true });
+    const m = await readManifest(this.dir);
+    if (!m) return this.reset(1);
+    const h = m.header;
+    if (h.providerType !== this.header.providerType || h.model !== this.header.model || h.dim !== this.header.dim) {
+      throw new StoreHeaderMismatchError(h, this.header);
+    }
+    if (m.version !== VERSION || m.q8.bytes !== m.slots * m.dimPad || m.f32.bytes !== m.slots * h.dim * 4) {
+      throw new StoreCorruptError(`The index manifest in ${this.dir} is inconsistent.`);
+    }
+    this.manifest = m;
+    this.layout(m.dimPad);
+    this.ensureCapacity(m.slots);
+    const files = this.files();
+    readChecked(files.q8, m.q8, new Uint8Array(this.memory.buffer, this.base, m.q8.bytes));
+    if (this.options.verifyOnOpen !== false) verifyStreaming(files.f32, m.f32);
+    const metaText = Buffer.from(readChecked(files.meta, m.meta)).toString('utf8');
+    this.slots = this.committedSlots = m.slots;
+    for (const line of metaText.split('\n')) {
+      if (!line) continue;
+      let note: NoteLine;
+      try {
+        note = decodeNote(line);
+      } catch (error) {
+        throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
+      }
+      this.apply(note);
+    }
+    // Drop what an interrupted commit left past the committed ends, and an interrupted compaction.
+    for (const key of ['q8', 'f32', 'meta'] as const) fs.truncateSync(files[key], m[key].bytes);
+    await removeOtherGenerations(this.dir, m.gen);
+    this.readFd = fs.openSync(files.f32, 'r');
+  }
+
+  async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void> {
+    if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
+    for (const v of vectors) {
+      if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
+    }
+    const hash = contentHash ?? chunks[0]?.contentHash ?? '';
+    const line: NoteLine = { put: notePath, hash, chunks: [] };
+    this.ensureCapacity(this.slots + chunks.length);
+    const q8 = new Int8Array(this.memory.buffer);
+    chunks.forEach((chunk, i) => {
+      const slot = this.slots++;
+      const v = normalized(vectors[i]);
+      const q = quantizeInto(v, q8.subarray(this.base + slot * this.dimPad, this.base + (slot + 1) * this.dimPad));
+      this.pendingF32.set(slot, v);
+      line.chunks.push({ chunk: { ...chunk, notePath, contentHash: hash }, slot, scale: q.scale, error: q.error });
+    });
+    this.apply(line);
+    this.pendingMeta.push(encodeNote(line));
+  }
+
+  async removeNote(notePath: string): Promise<void> {
+    if (!this.notes.has(notePath)) return;
+    const line: NoteLine = { del: notePath };
+    this.apply(line);
+    this.pendingMeta.push(encodeNote(line));
+  }
+
+  noteHashes(): Map<string, string> {
+    return new Map([...this.notes].map(([p, n]) => [p, n.hash]));
+  }
+
+  *chunks(): Iterable<ChunkRecord> {
+    for (const c of this.slotChunk) if (c) yield c;
+  }
+
+  async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
+    if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
+    if (k <= 0 || this.live === 0) return [];
+    const q = normalized(query);
+    const qq = quantizeInto(q, new Int8Array(this.memory.buffer, 0, this.dimPad));
+    const outOff = this.outOffset(this.slots);
+    this.scan(0, this.base, this.slots, this.dimPad, outOff);
+    const raw = new Int32Array(this.memory.buffer, outOff, this.slots);
+    const approx = new Float32Array(this.slots).fill(-Infinity);
+    const candidates = new TopK(Math.max(4 * k, 32));
+    const filter = options.filter;
+    for (let i = 0; i < this.slots; i++) {
+      const c = this.slotChunk[i];
+      if (!c || (filter && !filter(c))) continue;
+      const a = raw[i] * qq.scale * this.scale[i];
+      approx[i] = a;
+      candidates.push(a, i);
+    }
+    const exact = new TopK(k);
+    const checked = new Set<number>();
+    for (const { slot } of candidates.sorted()) {
+      checked.add(slot);
+      exact.push(dot(q, this.vector(slot)), slot);
+    }
+    // Whatever the int8 scores missed: a slot whose bound reaches the k-th exact score is scored exactly.
+    const threshold = exact.min;
+    for (let i = 0; i < this.slots; i++) {
+      if (approx[i] === -Infinity || checked.has(i)) continue;
+      const bound = this.err[i] + qq.error * (1 + this.err[i]) + 1e-5;
+      if (approx[i] + bound >= threshold) exact.push(dot(q, this.vector(i)), i);
+    }
+    return exact.sorted().map(({ score, slot }) => ({ chunk: this.slotChunk[slot]!, score }));
+  }
+
+  async commit(): Promise<void> {
+    if (this.pendingMeta.length === 0) return;
+    const files = this.files();
+    const m = this.manifest;
+    const q8 = new Uint8Array(this.memory.buffer, this.base + this.committedSlots * this.dimPad, (this.slots - this.committedSlots) * this.dimPad).slice();
+    const f32 = new Float32Array((this.slots - this.committedSlots) * this.header.dim);
+    for (let s = this.committedSlots; s < this.slots; s++) f32.set(this.pendingF32.get(s)!, (s - this.committedSlots) * this.header.dim);
+    const meta = Buffer.from(this.pendingMeta.join('\n') + '\n', 'utf8');
+    const next: Manifest = { ...m, slots: this.slots };
+    next.q8 = withFile(files.q8, (fd) => appendAt(fd, m.q8, q8));
+    next.f32 = withFile(files.f32, (fd) => appendAt(fd, m.f32, new Uint8Array(f32.buffer)));
+    next.meta = withFile(files.meta, (fd) => appendAt(fd, m.meta, meta));
+    await writeManifest(this.dir, next);
+    this.manifest = next;
+    this.committedSlots = this.slots;
+    this.pendingF32.clear();
+    this.pendingMeta = [];
+    const dead = this.slots - this.live;
+    if (dead >= (this.options.compactMinDead ?? 1024) && dead > (this.options.compactRatio ?? 0.3) * this.slots) await this.compact();
+  }
+
+  async clear(): Promise<void> {
+    this.closeFd();
+    await this.reset((this.manifest?.gen ?? 0) + 1);
+  }
+
+  async close(): Promise<void> {
+    this.closeFd();
+    this.pendingF32.clear();
+    this.pendingMeta = [];
+  }
+
+  /** Rewrites the live slots into a new generation; the manifest rename switches to it atomically. */
+  async compact(): Promise<void> {
+    if (this.pendingMeta.length) await this.commit();
+    const gen = this.manifest.gen + 1;
+    const files = fileNames(gen);
+    const dim = this.header.dim;
+    const order: number[] = [];
+    const lines: string[] = [];
+    const remap = new Map<number, number>();
+    for (const [notePath, note] of this.notes) {
+      const line: NoteLine = { put: notePath, hash: note.hash, chunks: [] };
+      for (const slot of note.slots) {
+        remap.set(slot, order.length);
+        line.chunks.push({ chunk: this.slotChunk[slot]!, slot: order.length, scale: this.scale[slot], error: this.err[slot] });
+        order.push(slot);
+      }
+      lines.push(encodeNote(line));
+    }
+    const q8 = new Uint8Array(order.length * this.dimPad);
+    const mem = new Uint8Array(this.memory.buffer);
+    const f32 = new Float32Array(order.length * dim);
+    order.forEach((slot, i) => {
+      q8.set(mem.subarray(this.base + slot * this.dimPad, this.base + (slot + 1) * this.dimPad), i * this.dimPad);
+      f32.set(this.vector(slot), i * dim);
+    });
+    const meta = Buffer.from(lines.length ? lines.join('\n') + '\n' : '', 'utf8');
+    const empty: FileState = { bytes: 0, crc: 0 };
+    const next: Manifest = { ...this.manifest, gen, slots: order.length };
+    next.q8 = withFile(path.join(this.dir, files.q8), (fd) => appendAt(fd, empty, q8), 'w');
+    next.f32 = withFile(path.join(this.dir, files.f32), (fd) => appendAt(fd, empty, new Uint8Array(f32.buffer)), 'w');
+    next.meta = withFile(path.join(this.dir, files.meta), (fd) => appendAt(fd, empty, meta), 'w');
+    await writeManifest(this.dir, next);
+    this.closeFd();
+    this.manifest = next;
+    new Uint8Array(this.memory.buffer).set(q8, this.base);
+    const scale = new Float32Array(this.scale.length);
+    const err = new Float32Array(this.err.length);
+    const slotChunk: (ChunkRecord | undefined)[] = [];
+    order.forEach((slot, i) => {
+      scale[i] = this.scale[slot];
+      err[i] = this.err[slot];
+      slotChunk[i] = this.slotChunk[slot];
+    });
+    for (const note of this.notes.values()) note.slots = note.slots.map((s) => remap.get(s)!);
+    this.scale = scale;
+    this.err = err;
+    this.slotChunk = slotChunk;
+    this.slots = this.committedSlots = order.length;
+    this.readFd = fs.openSync(this.files().f32, 'r');
+    await removeOtherGenerations(this.dir, gen);
+  }
+
+  private apply(line: NoteLine): void {
+    const notePath = 'put' in line ? line.put : line.del;
+    const old = this.notes.get(notePath);
+    if (old) {
+      for (const s of old.slots) if (this.slotChunk[s]) (this.slotChunk[s] = undefined), this.live--;
+      this.notes.delete(notePath);
+    }
+    if (!('put' in line)) return;
+    this.ensureCapacity(Math.max(...line.chunks.map((c) => c.slot + 1), 0));
+    for (const c of line.chunks) {
+      if (c.slot >= Math.max(this.slots, this.committedSlots)) throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing slot.`);
+      this.slotChunk[c.slot] = c.chunk;
+      this.scale[c.slot] = c.scale;
+      this.err[c.slot] = c.error;
+      this.live++;
+    }
+    this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot) });
+  }
+
+  private async reset(gen: number): Promise<void> {
+    const dimPad = Math.ceil(this.header.dim / 16) * 16;
+    const empty: FileState = { bytes: 0, crc: 0 };
+    const files = fileNames(gen);
+    for (const f of Object.values(files)) await fsp.writeFile(path.join(this.dir, f), '');
+    this.manifest = { format: FORMAT, version: VERSION, header: { ...this.header }, gen, dimPad, slots: 0, q8: empty, f32: empty, meta: empty };
+    await writeManifest(this.dir, this.manifest);
+    await removeOtherGenerations(this.dir, gen);
+    this.layout(dimPad);
+    this.slots = this.committedSlots = this.live = 0;
+    this.slotChunk = [];
+    this.notes.clear();
+    this.pendingF32.clear();
+    this.pendingMeta = [];
+    this.readFd = fs.openSync(this.files().f32, 'r');
+  }
+
+  private layout(dimPad: number): void {
+    this.dimPad = dimPad;
+    this.base = Math.ceil(dimPad / 4096) * 4096;
+  }
+
+  private outOffset(slots: number): number {
+    return Math.ceil((this.base + slots * this.dimPad) / 16) * 16;
+  }
+
+  private ensureCapacity(slots: number): void {
+    if (slots > this.scale.length) {
+      const cap = Math.max(slots, Math.ceil(this.scale.length * 1.5), 1024);
+      const scale = new Float32Array(cap);
+      scale.set(this.scale);
+      const err = new Float32Array(cap);
+      err.set(this.err);
+      this.scale = scale;
+      this.err = err;
+    }
+    const need = this.outOffset(this.scale.length) + this.scale.length * 4;
+    const pages = Math.ceil(need / PAGE);
+    const have = this.memory.buffer.byteLength / PAGE;
+    if (pages > have) this.memory.grow(pages - have);
+  }
+
+  private vector(slot: number): Float32Array {
+    const pending = this.pendingF32.get(slot);
+    if (pending) return pending;
+    const bytes = this.header.dim * 4;
+    const buf = new Uint8Array(this.scratch.buffer);
+    if (fs.readSync(this.readFd!, buf, 0, bytes, slot * bytes) !== bytes) {
+      throw new StoreCorruptError(`The vector file of the index in ${this.dir} is shorter than recorded.`);
+    }
+    return this.scratch;
+  }
+
+  private files() {
+    const f = fileNames(this.manifest.gen);
+    return { q8: path.join(this.dir, f.q8), f32: path.join(this.dir, f.f32), meta: path.join(this.dir, f.meta) };
+  }
+
+  private closeFd(): void {
+    if (this.readFd !== undefined) fs.closeSync(this.readFd);
+    this.readFd = undefined;
+  }
+}
+
+function withFile<T>(file: string, fn: (fd: number) => T, flags = 'r+'): T {
+  const fd = fs.openSync(file, flags);
+  try {
+    const result = fn(fd);
+    fs.fsyncSync(fd);
+    return result;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
