@@ -1,0 +1,80 @@
+// `npm run bench`: the index stores side by side (flat vs vectra, 10k and 100k chunks x 384 dims of
+// random unit vectors), each scenario in its own process with a time cap, then the pipeline hook.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const here = import.meta.dirname;
+const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
+const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+
+type Result = Record<string, number | string | undefined>;
+
+function scenario(args: string[]): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'storeScenario.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), CAP_MS);
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal) return resolve({ error: `stopped after ${CAP_MS / 1000} s` });
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Result);
+      } catch {
+        resolve({ error: `exited ${code} without a result` });
+      }
+    });
+  });
+}
+
+const ms = (v: unknown) => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v.toFixed(2)) : '—');
+
+async function main(): Promise<void> {
+  const rows: string[][] = [];
+  for (const n of sizes) {
+    for (const kind of ['flat', 'vectra']) {
+      const dir = mkdtempSync(join(tmpdir(), `hearth-bench-${kind}-`));
+      try {
+        const b = await scenario(['build', kind, String(n), dir]);
+        const failed = b.error ?? b.saveError;
+        const m = failed ? { error: 'no saved index' } : await scenario(['measure', kind, String(n), dir]);
+        rows.push([
+          kind, `${n / 1000}k`, ms(b.buildMs), b.error ? String(b.error) : b.saveError ? `failed: ${b.saveError}` : ms(b.saveMs),
+          ms(m.loadMs), ms(m.p50), ms(m.p95), typeof m.recall === 'number' ? m.recall.toFixed(3) : '—',
+          typeof m.rssMb === 'number' ? m.rssMb.toFixed(0) : '—', ms(m.updateMs),
+        ]);
+        console.error(`${kind} ${n}: ${JSON.stringify({ ...b, ...m })}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  const head = ['store', 'chunks', 'build ms', 'save ms', 'cold load ms', 'search p50 ms', 'p95 ms', 'recall@10', 'RSS MB', 'update 1 note ms'];
+  printTable(head, rows);
+
+  // The indexing pipeline (transformers.js notes/s, overhead over the bare embedder, no-op re-index):
+  // test/bench/pipeline.ts, when present, exports run(): Promise<{ label: string; value: string }[]>.
+  const hook = join(here, 'pipeline.ts');
+  if (existsSync(hook)) {
+    const mod = (await import(hook)) as { run: () => Promise<{ label: string; value: string }[]> };
+    const lines = await mod.run();
+    printTable(['pipeline', 'value'], lines.map((l) => [l.label, l.value]));
+  } else {
+    console.log('\n(pipeline benchmark: test/bench/pipeline.ts not present)');
+  }
+}
+
+function printTable(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log('\n' + line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
