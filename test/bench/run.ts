@@ -34,7 +34,7 @@ const ms = (v: unknown) => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v
 async function main(): Promise<void> {
   const rows: string[][] = [];
   for (const n of sizes) {
-    for (const kind of ['flat', 'vectra']) {
+    for (const kind of (process.env.HEARTH_BENCH_STORES ?? 'flat,vectra').split(',')) {
       const dir = mkdtempSync(join(tmpdir(), `hearth-bench-${kind}-`));
       try {
         const b = await scenario(['build', kind, String(n), dir]);

@@ -118,10 +118,10 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
       }
     });
 
-    test('a damaged index file is reported as corrupt', async () => {
+    test('a damaged index file is reported as corrupt (on open, or on first reading the damaged vector)', async () => {
       const dir = tmp();
       try {
-        const { store } = await filled(kind, dir, 20, 3);
+        const { store, items } = await filled(kind, dir, 20, 3);
         await store.close();
         for (const name of readdirSync(dir)) {
           if (name.endsWith('.tmp') || name === 'hearth-header.json') continue;
@@ -131,7 +131,11 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
           const damaged = Buffer.from(original);
           damaged[Math.floor(damaged.length / 2)] ^= 0x5a;
           writeFileSync(file, name.endsWith('.json') ? damaged.subarray(0, damaged.length - 7) : damaged);
-          await assert.rejects(openVectorStore(kind, dir, HEADER), (e: { code?: string }) => e.code === 'index.corrupt', name);
+          const useAll = async () => {
+            const s = await openVectorStore(kind, dir, HEADER);
+            for (const item of items) await s.search(item.vector, 1);
+          };
+          await assert.rejects(useAll(), (e: { code?: string }) => e.code === 'index.corrupt', name);
           writeFileSync(file, original);
         }
         assert.equal((await openVectorStore(kind, dir, HEADER)).count, 60);

@@ -27,7 +27,7 @@ function name(s: string): number[] {
   return [...uleb(bytes.length), ...bytes];
 }
 
-// Locals: 0 q, 1 base, 2 n, 3 dimPad, 4 out (params); 5 i, 6 j, 7 p (i32); 8 acc (v128).
+// Locals: 0 q, 1 base, 2 n, 3 dimPad, 4 out (params); 5 i, 6 j, 7 p (i32); 8 acc, 9 qv, 10 vv (v128).
 const get = (l: number) => [0x20, l];
 const set = (l: number) => [0x21, l];
 const simd = (op: number) => [0xfd, ...uleb(op)];
@@ -35,12 +35,8 @@ const load = [...simd(0x00), 0x00, 0x00];
 const lane = (n: number) => [...get(8), ...simd(0x1b), n];
 
 function scanBody(): number[] {
-  const halfDot = (extend: number) => [
-    ...get(0), ...get(6), 0x6a, ...load, ...simd(extend),
-    ...get(7), ...get(6), 0x6a, ...load, ...simd(extend),
-    ...simd(0xba), // i32x4.dot_i16x8_s
-    ...simd(0xae), // i32x4.add (into acc)
-  ];
+  // Each 16-byte step loads q and v once, then widens and dot-multiplies both halves.
+  const halfDot = (extend: number) => [...get(9), ...simd(extend), ...get(10), ...simd(extend), ...simd(0xba), ...simd(0xae)];
   const code = [
     ...get(1), ...set(7),
     0x02, 0x40, // block
@@ -49,7 +45,9 @@ function scanBody(): number[] {
     ...simd(0x0c), ...new Array<number>(16).fill(0), ...set(8),
     0x41, 0, ...set(6),
     0x03, 0x40, // loop inner
-    ...get(8), ...halfDot(0x87), ...halfDot(0x88), ...set(8),
+    ...get(0), ...get(6), 0x6a, ...load, ...set(9),
+    ...get(7), ...get(6), 0x6a, ...load, ...set(10),
+    ...get(8), ...halfDot(0x87), ...halfDot(0x88), ...set(8), // i16x8.extend_{low,high}_i8x16_s, i32x4.dot_i16x8_s, i32x4.add
     ...get(6), 0x41, 16, 0x6a, 0x22, 6, ...get(3), 0x49, 0x0d, 0, // j += 16; continue while j < dimPad
     0x0b,
     ...get(4), ...get(5), 0x41, 2, 0x74, 0x6a,
@@ -62,7 +60,7 @@ function scanBody(): number[] {
     0x0b,
     0x0b, // end function
   ];
-  const locals = [2, 3, I32, 1, V128];
+  const locals = [2, 3, I32, 3, V128];
   const body = [...locals, ...code];
   return [...uleb(body.length), ...body];
 }

@@ -1,0 +1,79 @@
+/** What only the flat store has: the SIMD kernel, compaction, appending instead of rewriting. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemory, instantiateInt8Scan } from '../../../src/core/index/store/int8Kernel';
+import { FlatStore } from '../../../src/core/index/store/flatStore';
+import { chunksFor, exactTopK, randomVector, rng } from './helpers';
+
+test('the wasm SIMD kernel computes the same int8 dot products as scalar code', () => {
+  const memory = createMemory(4);
+  const scan = instantiateInt8Scan(memory);
+  const next = rng(9);
+  const dimPad = 400; // 25 steps of 16
+  const n = 300;
+  const bytes = new Int8Array(memory.buffer);
+  for (let i = 0; i < dimPad * (n + 1); i++) bytes[i] = Math.floor(next() * 255) - 127;
+  scan(0, dimPad, n, dimPad, dimPad * (n + 1));
+  const out = new Int32Array(memory.buffer, dimPad * (n + 1), n);
+  for (let v = 0; v < n; v++) {
+    let s = 0;
+    for (let j = 0; j < dimPad; j++) s += bytes[j] * bytes[dimPad * (v + 1) + j];
+    assert.equal(out[v], s);
+  }
+});
+
+test('updating a note appends; compaction drops dead slots and keeps results exact across reopen', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-'));
+  const dim = 40; // not a multiple of 16: padded slots
+  const header = { providerType: 'local_cpu', model: 'm', dim };
+  const next = rng(3);
+  const vectors = new Map<string, Float32Array[]>();
+  try {
+    const store = new FlatStore(dir, header, { compactMinDead: 50, compactRatio: 0.4 });
+    await store.open();
+    for (let n = 0; n < 40; n++) {
+      const p = `n${n}.md`;
+      vectors.set(p, [randomVector(dim, next), randomVector(dim, next)]);
+      await store.upsertNote(p, chunksFor(p, 2, 'a'), vectors.get(p)!);
+    }
+    await store.commit();
+    const q8 = () => readdirSync(dir).find((f) => f.endsWith('.q8'))!;
+    const firstFile = q8();
+    const size = statSync(join(dir, firstFile)).size;
+    // One note changes: the vector file grows by its two slots, nothing is rewritten.
+    vectors.set('n0.md', [randomVector(dim, next), randomVector(dim, next)]);
+    await store.upsertNote('n0.md', chunksFor('n0.md', 2, 'b'), vectors.get('n0.md')!);
+    await store.commit();
+    assert.equal(q8(), firstFile);
+    assert.equal(statSync(join(dir, firstFile)).size, size + 2 * 48);
+    // Many changes: dead slots pass the threshold, a new generation replaces the files.
+    for (let n = 0; n < 30; n++) {
+      const p = `n${n}.md`;
+      vectors.set(p, [randomVector(dim, next), randomVector(dim, next)]);
+      await store.upsertNote(p, chunksFor(p, 2, 'c'), vectors.get(p)!);
+    }
+    await store.commit();
+    assert.notEqual(q8(), firstFile);
+    assert.equal(statSync(join(dir, q8())).size, 80 * 48);
+    assert.equal(readdirSync(dir).length, 4, 'old generation removed');
+    const items = [...vectors].flatMap(([p, vs]) => vs.map((vector, i) => ({ id: `${p}#${i}`, vector })));
+    const reopened = new FlatStore(dir, header);
+    await reopened.open();
+    for (const s of [store, reopened]) {
+      assert.equal(s.count, 80);
+      assert.equal(s.noteHashes().get('n5.md'), 'c');
+      assert.equal(s.noteHashes().get('n35.md'), 'a');
+      for (let t = 0; t < 15; t++) {
+        const q = randomVector(dim, next);
+        assert.deepEqual((await s.search(q, 10)).map((h) => h.chunk.id), exactTopK(q, items, 10));
+      }
+    }
+    await store.close();
+    await reopened.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
