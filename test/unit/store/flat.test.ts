@@ -77,3 +77,27 @@ test('updating a note appends; compaction drops dead slots and keeps results exa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a second writer on the same index is told to reopen instead of appending over the first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-'));
+  const header = { providerType: 'local_cpu', model: 'm', dim: 16 };
+  const next = rng(5);
+  try {
+    const a = new FlatStore(dir, header);
+    await a.open();
+    const b = new FlatStore(dir, header);
+    await b.open();
+    await a.upsertNote('a.md', chunksFor('a.md', 1, 'a'), [randomVector(16, next)]);
+    await a.commit();
+    await b.upsertNote('b.md', chunksFor('b.md', 1, 'b'), [randomVector(16, next)]);
+    await assert.rejects(b.commit(), (e: { code?: string }) => e.code === 'index.changed_on_disk');
+    await b.close();
+    const c = new FlatStore(dir, header);
+    await c.open();
+    assert.deepEqual([...c.noteHashes()], [['a.md', 'a']]);
+    await c.close();
+    await a.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -6,7 +6,7 @@ import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js'
 import { appendAt, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
 import { decodeNote, encodeNote, type NoteLine } from './flatMeta.js';
 import { dot, normalized, quantizeInto, TopK } from './quantize.js';
-import { StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
 
 export interface FlatStoreOptions {
   /** Compact when dead slots exceed this share of all slots (and at least `compactMinDead`). */
@@ -179,6 +179,7 @@ export class FlatStore implements VectorStore {
     if (this.pendingMeta.length === 0) return;
     const files = this.files();
     const m = this.manifest;
+    await this.assertUnchangedOnDisk();
     const q8 = new Uint8Array(this.memory.buffer, this.base + this.committedSlots * this.dimPad, (this.slots - this.committedSlots) * this.dimPad).slice();
     const f32 = new Float32Array((this.slots - this.committedSlots) * this.header.dim);
     for (let s = this.committedSlots; s < this.slots; s++) f32.set(this.pendingF32.get(s)!, (s - this.committedSlots) * this.header.dim);
@@ -198,7 +199,8 @@ export class FlatStore implements VectorStore {
 
   async clear(): Promise<void> {
     this.closeFd();
-    await this.reset((this.manifest?.gen ?? 0) + 1);
+    const onDisk = await readManifest(this.dir).catch(() => undefined);
+    await this.reset(Math.max(this.manifest?.gen ?? 0, onDisk?.gen ?? 0) + 1);
   }
 
   async close(): Promise<void> {
@@ -210,6 +212,7 @@ export class FlatStore implements VectorStore {
   /** Rewrites the live slots into a new generation; the manifest rename switches to it atomically. */
   async compact(): Promise<void> {
     if (this.pendingMeta.length) await this.commit();
+    await this.assertUnchangedOnDisk();
     const gen = this.manifest.gen + 1;
     const files = fileNames(gen);
     const dim = this.header.dim;
@@ -260,6 +263,14 @@ export class FlatStore implements VectorStore {
     this.slots = this.committedSlots = order.length;
     this.readFd = fs.openSync(this.files().f32, 'r');
     await removeOtherGenerations(this.dir, gen);
+  }
+
+  /** Two writers (editor and CLI) must not append over each other: the later one is told to reopen. */
+  private async assertUnchangedOnDisk(): Promise<void> {
+    const onDisk = await readManifest(this.dir).catch(() => undefined);
+    if (!onDisk || onDisk.gen !== this.manifest.gen || onDisk.meta.bytes !== this.manifest.meta.bytes || onDisk.meta.crc !== this.manifest.meta.crc) {
+      throw new StoreConflictError(this.dir);
+    }
   }
 
   private apply(line: NoteLine): void {

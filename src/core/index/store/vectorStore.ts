@@ -95,6 +95,13 @@ export class StoreHeaderMismatchError extends HearthError {
   }
 }
 
+/** Another process committed to the same index since this one opened it: reopen and redo the batch. */
+export class StoreConflictError extends HearthError {
+  constructor(dir: string) {
+    super('index.changed_on_disk', `The index in ${dir} was changed by another process; reopen it and try again.`);
+  }
+}
+
 export class StoreUsageError extends HearthError {
   constructor(message: string) {
     super('index.usage', message);
