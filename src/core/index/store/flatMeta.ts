@@ -1,39 +1,55 @@
 import type { ChunkRecord } from './vectorStore.js';
 
-/** One line of the flat store's chunk log: a note put (all its chunks) or removed. */
+/** One entry of the flat store's chunk log: a note put (all its chunks) or removed. */
 export type NoteLine =
   | { put: string; hash: string; chunks: { chunk: ChunkRecord; slot: number; scale: number; error: number; crc: number }[] }
   | { del: string };
 
-// Short keys keep the sidecar compact: it is replayed in full on every open.
-interface Wire {
+/**
+ * A decoded put keeps its chunk rows as unparsed JSON: opening a large index then parses only what
+ * the scan needs (slots and their quantization numbers); rows become ChunkRecords when shown.
+ */
+export type DecodedLine = { put: string; hash: string; slots: number[]; scales: number[]; errors: number[]; crcs: number[]; rows: string } | { del: string };
+
+type Row = [id: string, title: string, heading: string[], start: number, end: number, text: string];
+
+interface Head {
   p?: string;
   d?: string;
   h?: string;
-  c?: [id: string, title: string, heading: string[], start: number, end: number, text: string, slot: number, scale: number, error: number, crc: number][];
+  s?: number[];
+  q?: number[];
+  e?: number[];
+  k?: number[];
 }
 
+// A put is `<head JSON>\t<rows JSON>`: JSON never contains a raw tab, so the first tab splits them.
 export function encodeNote(line: NoteLine): string {
-  if ('del' in line) return JSON.stringify({ d: line.del } satisfies Wire);
-  const c = line.chunks.map(({ chunk, slot, scale, error, crc }) => [chunk.id, chunk.title, chunk.headingPath, chunk.startLine, chunk.endLine, chunk.text, slot, scale, error, crc] as const);
-  return JSON.stringify({ p: line.put, h: line.hash, c });
+  if ('del' in line) return JSON.stringify({ d: line.del } satisfies Head);
+  const c = line.chunks;
+  const head: Head = { p: line.put, h: line.hash, s: c.map((x) => x.slot), q: c.map((x) => x.scale), e: c.map((x) => x.error), k: c.map((x) => x.crc) };
+  const rows = c.map(({ chunk }): Row => [chunk.id, chunk.title, chunk.headingPath, chunk.startLine, chunk.endLine, chunk.text]);
+  return `${JSON.stringify(head)}\t${JSON.stringify(rows)}`;
 }
 
-export function decodeNote(text: string): NoteLine {
-  const w = JSON.parse(text) as Wire;
-  if (typeof w.d === 'string') return { del: w.d };
-  if (typeof w.p !== 'string' || typeof w.h !== 'string' || !Array.isArray(w.c)) throw new Error('not a chunk log line');
-  const notePath = w.p;
-  const hash = w.h;
-  return {
-    put: notePath,
-    hash,
-    chunks: w.c.map(([id, title, headingPath, startLine, endLine, text, slot, scale, error, crc]) => ({
-      chunk: { id, notePath, title, headingPath, startLine, endLine, text, contentHash: hash },
-      slot,
-      scale,
-      error,
-      crc,
-    })),
-  };
+export function decodeNote(text: string): DecodedLine {
+  const tab = text.indexOf('\t');
+  const head = JSON.parse(tab < 0 ? text : text.slice(0, tab)) as Head;
+  if (typeof head.d === 'string') return { del: head.d };
+  const { p, h, s, q, e, k } = head;
+  if (tab < 0 || typeof p !== 'string' || typeof h !== 'string' || !Array.isArray(s) || !Array.isArray(q) || !Array.isArray(e) || !Array.isArray(k)) {
+    throw new Error('not a chunk log line');
+  }
+  if (q.length !== s.length || e.length !== s.length || k.length !== s.length) throw new Error('chunk log line lengths differ');
+  return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows: text.slice(tab + 1) };
+}
+
+/** Parses a note's rows (checked: a damaged row is reported, not shown). */
+export function parseRows(rows: string, notePath: string, contentHash: string, expected: number): ChunkRecord[] {
+  const parsed = JSON.parse(rows) as Row[];
+  if (!Array.isArray(parsed) || parsed.length !== expected) throw new Error('chunk rows do not match their slots');
+  return parsed.map((r) => {
+    if (!Array.isArray(r) || r.length !== 6) throw new Error('not a chunk row');
+    return { id: r[0], notePath, title: r[1], headingPath: r[2], startLine: r[3], endLine: r[4], text: r[5], contentHash };
+  });
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js';
 import { appendAt, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
-import { decodeNote, encodeNote, type NoteLine } from './flatMeta.js';
+import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta.js';
 import { dot, normalized, quantizeInto, TopK } from './quantize.js';
 import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
 
@@ -42,8 +42,10 @@ export class FlatStore implements VectorStore {
   /** 1 for a live slot: the hot loops read typed arrays, not the chunk objects. */
   private alive = new Uint8Array(0);
   private approx = new Float32Array(0);
+  /** Built on first use from the note's rows: most chunks of a large index are never shown. */
   private slotChunk: (ChunkRecord | undefined)[] = [];
-  private notes = new Map<string, { hash: string; slots: number[] }>();
+  private slotNote: string[] = [];
+  private notes = new Map<string, { hash: string; slots: number[]; rows?: string }>();
   private live = 0;
   private pendingF32 = new Map<number, Float32Array>();
   private pendingMeta: string[] = [];
@@ -83,13 +85,13 @@ export class FlatStore implements VectorStore {
     this.slots = this.committedSlots = m.slots;
     for (const line of metaText.split('\n')) {
       if (!line) continue;
-      let note: NoteLine;
+      let note: DecodedLine;
       try {
         note = decodeNote(line);
       } catch (error) {
         throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
       }
-      this.apply(note);
+      this.applyDecoded(note);
     }
     // Drop what an interrupted commit left past the committed ends, and an interrupted compaction.
     for (const key of ['q8', 'f32', 'meta'] as const) fs.truncateSync(files[key], m[key].bytes);
@@ -130,7 +132,7 @@ export class FlatStore implements VectorStore {
   }
 
   *chunks(): Iterable<ChunkRecord> {
-    for (const c of this.slotChunk) if (c) yield c;
+    for (let i = 0; i < this.slots; i++) if (this.alive[i]) yield this.chunkAt(i);
   }
 
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
@@ -148,7 +150,7 @@ export class FlatStore implements VectorStore {
     const qs = qq.scale;
     let floor = -Infinity;
     for (let i = 0; i < this.slots; i++) {
-      if (alive[i] === 0 || (filter && !filter(this.slotChunk[i]!))) {
+      if (alive[i] === 0 || (filter && !filter(this.chunkAt(i)))) {
         approx[i] = -Infinity;
         continue;
       }
@@ -172,7 +174,7 @@ export class FlatStore implements VectorStore {
       const a = approx[i];
       if (a !== -Infinity && a + err[i] * (1 + eq) + eq + 1e-5 >= threshold) exact.push(dot(q, this.vector(i)), i);
     }
-    return exact.sorted().map(({ score, slot }) => ({ chunk: this.slotChunk[slot]!, score }));
+    return exact.sorted().map(({ score, slot }) => ({ chunk: this.chunkAt(slot), score }));
   }
 
   async commit(): Promise<void> {
@@ -223,7 +225,7 @@ export class FlatStore implements VectorStore {
       const line: NoteLine = { put: notePath, hash: note.hash, chunks: [] };
       for (const slot of note.slots) {
         remap.set(slot, order.length);
-        line.chunks.push({ chunk: this.slotChunk[slot]!, slot: order.length, scale: this.scale[slot], error: this.err[slot], crc: this.crc[slot] });
+        line.chunks.push({ chunk: this.chunkAt(slot), slot: order.length, scale: this.scale[slot], error: this.err[slot], crc: this.crc[slot] });
         order.push(slot);
       }
       lines.push(encodeNote(line));
@@ -251,15 +253,17 @@ export class FlatStore implements VectorStore {
     const crc = new Uint32Array(cap);
     const alive = new Uint8Array(cap);
     const slotChunk: (ChunkRecord | undefined)[] = [];
+    const slotNote: string[] = [];
     order.forEach((slot, i) => {
       scale[i] = this.scale[slot];
       err[i] = this.err[slot];
       crc[i] = this.crc[slot];
       alive[i] = 1;
       slotChunk[i] = this.slotChunk[slot];
+      slotNote[i] = this.slotNote[slot];
     });
     for (const note of this.notes.values()) note.slots = note.slots.map((s) => remap.get(s)!);
-    Object.assign(this, { scale, err, crc, alive, slotChunk });
+    Object.assign(this, { scale, err, crc, alive, slotChunk, slotNote });
     this.slots = this.committedSlots = order.length;
     this.readFd = fs.openSync(this.files().f32, 'r');
     await removeOtherGenerations(this.dir, gen);
@@ -275,28 +279,61 @@ export class FlatStore implements VectorStore {
 
   private apply(line: NoteLine): void {
     const notePath = 'put' in line ? line.put : line.del;
-    const old = this.notes.get(notePath);
-    if (old) {
-      for (const s of old.slots) {
-        if (!this.slotChunk[s]) continue;
-        this.slotChunk[s] = undefined;
-        this.alive[s] = 0;
-        this.live--;
-      }
-      this.notes.delete(notePath);
-    }
+    this.drop(notePath);
     if (!('put' in line)) return;
-    this.ensureCapacity(Math.max(...line.chunks.map((c) => c.slot + 1), 0));
     for (const c of line.chunks) {
-      if (c.slot >= Math.max(this.slots, this.committedSlots)) throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing slot.`);
+      this.take(notePath, c.slot, c.scale, c.error, c.crc);
       this.slotChunk[c.slot] = c.chunk;
-      this.scale[c.slot] = c.scale;
-      this.err[c.slot] = c.error;
-      this.crc[c.slot] = c.crc;
-      this.alive[c.slot] = 1;
-      this.live++;
     }
     this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot) });
+  }
+
+  private applyDecoded(line: DecodedLine): void {
+    const notePath = 'put' in line ? line.put : line.del;
+    this.drop(notePath);
+    if (!('put' in line)) return;
+    line.slots.forEach((slot, i) => this.take(notePath, slot, line.scales[i], line.errors[i], line.crcs[i]));
+    this.notes.set(notePath, { hash: line.hash, slots: line.slots, rows: line.rows });
+  }
+
+  private drop(notePath: string): void {
+    const old = this.notes.get(notePath);
+    if (!old) return;
+    for (const s of old.slots) {
+      if (!this.alive[s]) continue;
+      this.alive[s] = 0;
+      this.slotChunk[s] = undefined;
+      this.live--;
+    }
+    this.notes.delete(notePath);
+  }
+
+  private take(notePath: string, slot: number, scale: number, error: number, crc: number): void {
+    if (slot >= Math.max(this.slots, this.committedSlots) || this.alive[slot]) {
+      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing or reused slot.`);
+    }
+    this.scale[slot] = scale;
+    this.err[slot] = error;
+    this.crc[slot] = crc;
+    this.alive[slot] = 1;
+    this.slotNote[slot] = notePath;
+    this.live++;
+  }
+
+  private chunkAt(slot: number): ChunkRecord {
+    const cached = this.slotChunk[slot];
+    if (cached) return cached;
+    const notePath = this.slotNote[slot];
+    const note = this.notes.get(notePath)!;
+    let chunks: ChunkRecord[];
+    try {
+      chunks = parseRows(note.rows ?? '[]', notePath, note.hash, note.slots.length);
+    } catch (error) {
+      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
+    }
+    note.rows = undefined;
+    note.slots.forEach((s, i) => (this.slotChunk[s] = chunks[i]));
+    return this.slotChunk[slot]!;
   }
 
   private async reset(gen: number): Promise<void> {
@@ -311,6 +348,7 @@ export class FlatStore implements VectorStore {
     this.slots = this.committedSlots = this.live = 0;
     this.alive.fill(0);
     this.slotChunk = [];
+    this.slotNote = [];
     this.notes.clear();
     this.pendingF32.clear();
     this.pendingMeta = [];
