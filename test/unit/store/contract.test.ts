@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openVectorStore } from '../../../src/core/index/store/openStore';
+import { openOrRebuildVectorStore, openVectorStore } from '../../../src/core/index/store/openStore';
 import type { StoreHeader, StoreKind, VectorStore } from '../../../src/core/index/store/vectorStore';
 import { chunksFor, exactTopK, randomVector, rng } from './helpers';
 
@@ -113,6 +113,13 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
           await assert.rejects(openVectorStore(kind, dir, other), (e: { code?: string }) => e.code === 'index.header_mismatch');
         }
         assert.equal((await openVectorStore(kind, dir, HEADER)).count, 6);
+        const other = { ...HEADER, model: 'other' };
+        const { store: rebuilt, rebuilt: why } = await openOrRebuildVectorStore(kind, dir, other);
+        assert.equal(why?.code, 'index.header_mismatch');
+        assert.equal(rebuilt.count, 0);
+        assert.deepEqual(rebuilt.header, other);
+        await rebuilt.close();
+        assert.equal((await openOrRebuildVectorStore(kind, dir, other)).rebuilt, undefined);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -139,6 +146,10 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
           writeFileSync(file, original);
         }
         assert.equal((await openVectorStore(kind, dir, HEADER)).count, 60);
+        writeFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith('.json'))!), '{"trunc');
+        const { store: rebuilt, rebuilt: why } = await openOrRebuildVectorStore(kind, dir, HEADER);
+        assert.equal(why?.code, 'index.corrupt');
+        assert.equal(rebuilt.count, 0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,6 +1,14 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { isHearthError } from '../../errors.js';
 import type { StoreHeader, StoreKind, VectorStore } from './vectorStore.js';
 
-/** Opens (or creates) the store of that kind in `dir` (usually `<kiln>/.hearth/index/<kind>`). */
+/** Where a kiln keeps the index of each kind. */
+export function storeDir(kilnRoot: string, kind: StoreKind): string {
+  return path.join(kilnRoot, '.hearth', 'index', kind);
+}
+
+/** Opens (or creates) the store of that kind in `dir`; throws the typed errors of VectorStore.open. */
 export async function openVectorStore(kind: StoreKind, dir: string, header: StoreHeader): Promise<VectorStore> {
   const store =
     kind === 'vectra'
@@ -8,4 +16,24 @@ export async function openVectorStore(kind: StoreKind, dir: string, header: Stor
       : new (await import('./flatStore.js')).FlatStore(dir, header);
   await store.open();
   return store;
+}
+
+export interface OpenedStore {
+  store: VectorStore;
+  /** Set when the index on disk could not be used and was emptied: the caller re-embeds every note and says why. */
+  rebuilt?: { code: 'index.corrupt' | 'index.header_mismatch'; message: string };
+}
+
+/**
+ * Opens the store, or, when the index on disk is damaged or was built with another embedding
+ * provider/model/dimension, removes it and opens an empty one.
+ */
+export async function openOrRebuildVectorStore(kind: StoreKind, dir: string, header: StoreHeader): Promise<OpenedStore> {
+  try {
+    return { store: await openVectorStore(kind, dir, header) };
+  } catch (error) {
+    if (!isHearthError(error) || (error.code !== 'index.corrupt' && error.code !== 'index.header_mismatch')) throw error;
+    await fsp.rm(dir, { recursive: true, force: true });
+    return { store: await openVectorStore(kind, dir, header), rebuilt: { code: error.code, message: error.message } };
+  }
 }
