@@ -41,7 +41,8 @@ export class FlatStore implements VectorStore {
   private crc = new Uint32Array(0);
   /** 1 for a live slot: the hot loops read typed arrays, not the chunk objects. */
   private alive = new Uint8Array(0);
-  private approx = new Float32Array(0);
+  /** Largest quantization error of any slot: a cheap first bound for the exactness pass. */
+  private maxErr = 0;
   /** Built on first use from the note's rows: most chunks of a large index are never shown. */
   private slotChunk: (ChunkRecord | undefined)[] = [];
   private slotNote: string[] = [];
@@ -143,36 +144,36 @@ export class FlatStore implements VectorStore {
     const outOff = this.outOffset(this.slots);
     this.scan(0, this.base, this.slots, this.dimPad, outOff);
     const raw = new Int32Array(this.memory.buffer, outOff, this.slots);
-    const approx = this.approx;
     const { alive, scale, err } = this;
     const candidates = new TopK(Math.max(4 * k, 32));
     const filter = options.filter;
     const qs = qq.scale;
+    // Hot loop over typed arrays only: int8 score = raw * qs * scale[i]; qs > 0 is common to all.
     let floor = -Infinity;
     for (let i = 0; i < this.slots; i++) {
-      if (alive[i] === 0 || (filter && !filter(this.chunkAt(i)))) {
-        approx[i] = -Infinity;
-        continue;
-      }
-      const a = raw[i] * qs * scale[i];
-      approx[i] = a;
-      if (a > floor) {
+      const a = raw[i] * scale[i];
+      if (a > floor && alive[i] === 1 && (!filter || filter(this.chunkAt(i)))) {
         candidates.push(a, i);
         floor = candidates.min;
       }
     }
     const exact = new TopK(k);
+    const checked = new Set<number>();
     for (const { slot } of candidates.sorted()) {
-      approx[slot] = -Infinity; // scored exactly: the pass below skips it
+      checked.add(slot);
       exact.push(dot(q, this.vector(slot)), slot);
     }
     // Whatever the int8 scores missed: a slot whose error bound reaches the k-th exact score is
     // scored exactly. |q·v - q̂·v̂| <= ||v - v̂|| + ||q - q̂|| (1 + ||v - v̂||) for unit q and v.
     const threshold = exact.min;
     const eq = qq.error;
+    const slack = eq + 1e-5;
+    const reach = (threshold - this.maxErr * (1 + eq) - slack) / qs; // nothing below can reach
     for (let i = 0; i < this.slots; i++) {
-      const a = approx[i];
-      if (a !== -Infinity && a + err[i] * (1 + eq) + eq + 1e-5 >= threshold) exact.push(dot(q, this.vector(i)), i);
+      const a = raw[i] * scale[i];
+      if (a < reach || alive[i] === 0 || checked.has(i)) continue;
+      if (a * qs + err[i] * (1 + eq) + slack < threshold || (filter && !filter(this.chunkAt(i)))) continue;
+      exact.push(dot(q, this.vector(i)), i);
     }
     return exact.sorted().map(({ score, slot }) => ({ chunk: this.chunkAt(slot), score }));
   }
@@ -314,6 +315,7 @@ export class FlatStore implements VectorStore {
     }
     this.scale[slot] = scale;
     this.err[slot] = error;
+    if (error > this.maxErr) this.maxErr = error;
     this.crc[slot] = crc;
     this.alive[slot] = 1;
     this.slotNote[slot] = notePath;
@@ -375,7 +377,7 @@ export class FlatStore implements VectorStore {
       crc.set(this.crc);
       const alive = new Uint8Array(cap);
       alive.set(this.alive);
-      Object.assign(this, { scale, err, crc, alive, approx: new Float32Array(cap) });
+      Object.assign(this, { scale, err, crc, alive });
     }
     const need = this.outOffset(this.scale.length) + this.scale.length * 4;
     const pages = Math.ceil(need / PAGE);
