@@ -117,11 +117,28 @@ export function verifyStreaming(file: string, state: FileState): void {
   if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
 }
 
-/** Writes `data` at the committed end of a file, syncs it, and returns the new state. */
-export function appendAt(fd: number, state: FileState, data: Uint8Array): FileState {
-  let off = 0;
-  while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off, state.bytes + off);
+/** Writes `data` at the committed end of a file (past it: leftovers of a crash), syncs it, returns the new state. */
+export function appendSynced(file: string, state: FileState, data: Uint8Array, flags = 'r+'): FileState {
+  const fd = fs.openSync(file, flags);
+  try {
+    let off = 0;
+    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off, state.bytes + off);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   return { bytes: state.bytes + data.length, crc: crc32(data, state.crc) };
+}
+
+/** Writes the three files of a new generation (compaction); the manifest still names the old one. */
+export function writeGeneration(dir: string, gen: number, data: { q8: Uint8Array; f32: Uint8Array; meta: Uint8Array }): Pick<Manifest, 'q8' | 'f32' | 'meta'> {
+  const names = fileNames(gen);
+  const empty: FileState = { bytes: 0, crc: 0 };
+  return {
+    q8: appendSynced(path.join(dir, names.q8), empty, data.q8, 'w'),
+    f32: appendSynced(path.join(dir, names.f32), empty, data.f32, 'w'),
+    meta: appendSynced(path.join(dir, names.meta), empty, data.meta, 'w'),
+  };
 }
 
 export async function removeOtherGenerations(dir: string, keep: number): Promise<void> {

@@ -3,9 +3,10 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js';
-import { appendAt, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
+import { appendSynced, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
 import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta.js';
-import { dot, normalized, quantizeInto, TopK } from './quantize.js';
+import { exactTopK } from './flatSearch.js';
+import { normalized, quantizeInto } from './quantize.js';
 import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
 
 export interface FlatStoreOptions {
@@ -143,39 +144,24 @@ export class FlatStore implements VectorStore {
     const qq = quantizeInto(q, new Int8Array(this.memory.buffer, 0, this.dimPad));
     const outOff = this.outOffset(this.slots);
     this.scan(0, this.base, this.slots, this.dimPad, outOff);
-    const raw = new Int32Array(this.memory.buffer, outOff, this.slots);
-    const { alive, scale, err } = this;
-    const candidates = new TopK(Math.max(4 * k, 32));
     const filter = options.filter;
-    const qs = qq.scale;
-    // Hot loop over typed arrays only: int8 score = raw * qs * scale[i]; qs > 0 is common to all.
-    let floor = -Infinity;
-    for (let i = 0; i < this.slots; i++) {
-      const a = raw[i] * scale[i];
-      if (a > floor && alive[i] === 1 && (!filter || filter(this.chunkAt(i)))) {
-        candidates.push(a, i);
-        floor = candidates.min;
-      }
-    }
-    const exact = new TopK(k);
-    const checked = new Set<number>();
-    for (const { slot } of candidates.sorted()) {
-      checked.add(slot);
-      exact.push(dot(q, this.vector(slot)), slot);
-    }
-    // Whatever the int8 scores missed: a slot whose error bound reaches the k-th exact score is
-    // scored exactly. |q·v - q̂·v̂| <= ||v - v̂|| + ||q - q̂|| (1 + ||v - v̂||) for unit q and v.
-    const threshold = exact.min;
-    const eq = qq.error;
-    const slack = eq + 1e-5;
-    const reach = (threshold - this.maxErr * (1 + eq) - slack) / qs; // nothing below can reach
-    for (let i = 0; i < this.slots; i++) {
-      const a = raw[i] * scale[i];
-      if (a < reach || alive[i] === 0 || checked.has(i)) continue;
-      if (a * qs + err[i] * (1 + eq) + slack < threshold || (filter && !filter(this.chunkAt(i)))) continue;
-      exact.push(dot(q, this.vector(i)), i);
-    }
-    return exact.sorted().map(({ score, slot }) => ({ chunk: this.chunkAt(slot), score }));
+    const top = exactTopK(
+      {
+        raw: new Int32Array(this.memory.buffer, outOff, this.slots),
+        scale: this.scale,
+        err: this.err,
+        maxErr: this.maxErr,
+        alive: this.alive,
+        slots: this.slots,
+        query: q,
+        queryScale: qq.scale,
+        queryErr: qq.error,
+        vector: (slot) => this.vector(slot),
+        allowed: filter && ((slot) => filter(this.chunkAt(slot))),
+      },
+      k,
+    );
+    return top.map(({ score, slot }) => ({ chunk: this.chunkAt(slot), score }));
   }
 
   async commit(): Promise<void> {
@@ -188,9 +174,9 @@ export class FlatStore implements VectorStore {
     for (let s = this.committedSlots; s < this.slots; s++) f32.set(this.pendingF32.get(s)!, (s - this.committedSlots) * this.header.dim);
     const meta = Buffer.from(this.pendingMeta.join('\n') + '\n', 'utf8');
     const next: Manifest = { ...m, slots: this.slots };
-    next.q8 = withFile(files.q8, (fd) => appendAt(fd, m.q8, q8));
-    next.f32 = withFile(files.f32, (fd) => appendAt(fd, m.f32, new Uint8Array(f32.buffer)));
-    next.meta = withFile(files.meta, (fd) => appendAt(fd, m.meta, meta));
+    next.q8 = appendSynced(files.q8, m.q8, q8);
+    next.f32 = appendSynced(files.f32, m.f32, new Uint8Array(f32.buffer));
+    next.meta = appendSynced(files.meta, m.meta, meta);
     await writeManifest(this.dir, next);
     this.manifest = next;
     this.committedSlots = this.slots;
@@ -217,7 +203,6 @@ export class FlatStore implements VectorStore {
     if (this.pendingMeta.length) await this.commit();
     await this.assertUnchangedOnDisk();
     const gen = this.manifest.gen + 1;
-    const files = fileNames(gen);
     const dim = this.header.dim;
     const order: number[] = [];
     const lines: string[] = [];
@@ -239,11 +224,7 @@ export class FlatStore implements VectorStore {
       f32.set(this.vector(slot), i * dim);
     });
     const meta = Buffer.from(lines.length ? lines.join('\n') + '\n' : '', 'utf8');
-    const empty: FileState = { bytes: 0, crc: 0 };
-    const next: Manifest = { ...this.manifest, gen, slots: order.length };
-    next.q8 = withFile(path.join(this.dir, files.q8), (fd) => appendAt(fd, empty, q8), 'w');
-    next.f32 = withFile(path.join(this.dir, files.f32), (fd) => appendAt(fd, empty, new Uint8Array(f32.buffer)), 'w');
-    next.meta = withFile(path.join(this.dir, files.meta), (fd) => appendAt(fd, empty, meta), 'w');
+    const next: Manifest = { ...this.manifest, gen, slots: order.length, ...writeGeneration(this.dir, gen, { q8, f32: new Uint8Array(f32.buffer), meta }) };
     await writeManifest(this.dir, next);
     this.closeFd();
     this.manifest = next;
@@ -405,16 +386,5 @@ export class FlatStore implements VectorStore {
   private closeFd(): void {
     if (this.readFd !== undefined) fs.closeSync(this.readFd);
     this.readFd = undefined;
-  }
-}
-
-function withFile<T>(file: string, fn: (fd: number) => T, flags = 'r+'): T {
-  const fd = fs.openSync(file, flags);
-  try {
-    const result = fn(fd);
-    fs.fsyncSync(fd);
-    return result;
-  } finally {
-    fs.closeSync(fd);
   }
 }
