@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { basename, extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface NoteHeading {
+  level: number;
+  text: string;
+  /** 1-based line in the file. */
+  line: number;
+}
+
+export interface NoteLink {
+  /** 'wiki' for [[target|alias]], 'markdown' for [text](target). */
+  kind: 'wiki' | 'markdown';
+  target: string;
+  line: number;
+}
+
+/** A problem with one note; the note is still indexed (without the broken part) unless `skipped`. */
+export interface NoteProblem {
+  code: 'note.frontmatter' | 'note.binary';
+  message: string;
+}
+
+export interface ParsedNote {
+  path: string;
+  title: string;
+  frontmatter: Record<string, unknown>;
+  tags: string[];
+  links: NoteLink[];
+  headings: NoteHeading[];
+  /** Lines of the file (CRLF normalized); index 0 is line 1. */
+  lines: string[];
+  /** 1-based line where the body starts (after frontmatter). */
+  bodyStartLine: number;
+  contentHash: string;
+  problems: NoteProblem[];
+  /** True when the file is not text (binary junk): nothing of it should be indexed. */
+  skipped: boolean;
+}
+
+const FRONTMATTER_END = /^(---|\.\.\.)\s*$/;
+const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
+const INLINE_TAG = /(^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
+const WIKILINK = /!?\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
+const MD_LINK = /(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/** Text with NUL bytes or mostly control/replacement characters is not a note: report and skip it. */
+export function looksBinary(text: string): boolean {
+  if (text.includes('\u0000')) return true;
+  const sample = text.slice(0, 8192);
+  if (sample.length === 0) return false;
+  let bad = 0;
+  for (const ch of sample) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0xfffd || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12)) bad++;
+  }
+  return bad / sample.length > 0.1;
+}
+
+/** Parses a markdown note. Never throws: broken frontmatter becomes a problem and is ignored. */
+export function parseNote(path: string, text: string): ParsedNote {
+  const hash = contentHash(text);
+  const fallbackTitle = basename(path, extname(path));
+  if (looksBinary(text)) {
+    return {
+      path, title: fallbackTitle, frontmatter: {}, tags: [], links: [], headings: [], lines: [], bodyStartLine: 1,
+      contentHash: hash, skipped: true,
+      problems: [{ code: 'note.binary', message: `${path} is not a text file (binary content); skipped.` }],
+    };
+  }
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const problems: NoteProblem[] = [];
+  let frontmatter: Record<string, unknown> = {};
+  let bodyStart = 0;
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((l, i) => i > 0 && FRONTMATTER_END.test(l));
+    if (end > 0) {
+      bodyStart = end + 1;
+      try {
+        const parsed = parseYaml(lines.slice(1, end).join('\n')) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) frontmatter = parsed as Record<string, unknown>;
+        else if (parsed != null) problems.push({ code: 'note.frontmatter', message: `${path}: frontmatter is not a mapping; ignored.` });
+      } catch (error) {
+        const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        problems.push({ code: 'note.frontmatter', message: `${path}: broken frontmatter (${why}); indexed without it.` });
+      }
+    }
+  }
+
+  const headings: NoteHeading[] = [];
+  const links: NoteLink[] = [];
+  const tags = new Set<string>(frontmatterTags(frontmatter.tags));
+  let fence: string | undefined;
+  for (let i = bodyStart; i < lines.length; i++) {
+    const line = lines[i];
+    const f = FENCE.exec(line);
+    if (f) {
+      if (!fence) fence = f[1][0];
+      else if (f[1][0] === fence) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const h = HEADING.exec(line);
+    if (h) headings.push({ level: h[1].length, text: h[2], line: i + 1 });
+    // Inline code spans hold neither tags nor links.
+    const prose = line.replace(/`[^`]*`/g, ' ');
+    if (!h) for (const m of prose.matchAll(INLINE_TAG)) if (!/^\d+$/.test(m[2])) tags.add(m[2]);
+    for (const m of prose.matchAll(WIKILINK)) links.push({ kind: 'wiki', target: m[1].trim(), line: i + 1 });
+    for (const m of prose.matchAll(MD_LINK)) links.push({ kind: 'markdown', target: m[1], line: i + 1 });
+  }
+
+  const fmTitle = typeof frontmatter.title === 'string' ? frontmatter.title.trim() : '';
+  const title = fmTitle || headings[0]?.text || fallbackTitle;
+  return {
+    path, title, frontmatter, tags: [...tags], links, headings, lines, bodyStartLine: bodyStart + 1,
+    contentHash: hash, problems, skipped: false,
+  };
+}
+
+function frontmatterTags(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,\s]+/) : [];
+  return list.filter((t): t is string => typeof t === 'string' && t.length > 0).map((t) => t.replace(/^#/, ''));
+}
