@@ -1,0 +1,80 @@
+/**
+ * The contract between agents (internal tool loops and external ACP agents) and the surfaces that
+ * drive them (the chat panel, `hearth ask --agent`). Both kinds of agent produce the same event
+ * stream, so a surface renders a turn without knowing which kind ran it.
+ */
+import type { Usage } from '../llm/types';
+
+export type AgentKind = 'internal' | 'external';
+
+export interface AgentDescriptor {
+  name: string;
+  kind: AgentKind;
+  description?: string;
+  /** External agents may be configured or known but not installed. */
+  available: boolean;
+  /** Why it is unavailable, in words a user can act on. */
+  unavailableReason?: string;
+}
+
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'denied';
+
+export interface PlanEntry {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  priority?: 'high' | 'medium' | 'low';
+}
+
+export type AgentStopReason = 'end_turn' | 'cancelled' | 'max_steps' | 'max_tokens' | 'refusal' | 'error';
+
+export type AgentEvent =
+  | { type: 'text'; text: string }
+  | { type: 'thought'; text: string }
+  | { type: 'tool_call'; id: string; name: string; title?: string; arguments?: unknown; status: ToolCallStatus }
+  | { type: 'tool_update'; id: string; status: ToolCallStatus; result?: string; isError?: boolean }
+  | { type: 'plan'; entries: PlanEntry[] }
+  | { type: 'usage'; usage: Usage }
+  /** A failure the user should see in the conversation; `code` is the HearthError code. */
+  | { type: 'error'; code: string; message: string; remedy?: string }
+  | { type: 'done'; stopReason: AgentStopReason };
+
+export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+export interface PermissionRequest {
+  toolCallId: string;
+  title: string;
+  /** The tool's arguments or the agent's own description of what it will do. */
+  detail?: string;
+  options: PermissionOption[];
+}
+
+/** A time-out or a closed prompt is `cancelled`, which every agent treats as a reject. */
+export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+
+/** What a surface gives an agent session: the user's answer to permission prompts. */
+export interface AgentSessionHost {
+  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome>;
+}
+
+/** A note (or a selection) attached to a prompt as context. */
+export interface PromptAttachment {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  text: string;
+}
+
+export interface AgentSession {
+  readonly id: string;
+  readonly agent: AgentDescriptor;
+  /** Runs one turn; the iterator ends after a `done` event. Aborting the signal cancels the turn. */
+  prompt(text: string, attachments?: PromptAttachment[], signal?: AbortSignal): AsyncIterable<AgentEvent>;
+  /** Ends the session and any process behind it. */
+  dispose(): Promise<void>;
+}
