@@ -21,6 +21,7 @@ interface CommandEntry {
 
 const COMMANDS: Record<string, CommandEntry> = {
   // Subcommands register here: name → lazy loader (keeps start-up fast).
+  config: { summary: 'Print the effective configuration with sources (--json); `config check` lists problems', load: async () => (await import('./commands/config')).run },
   gateway: { summary: 'Serve kiln tools and upstream MCP servers as one MCP server (stdio or --http)', load: async () => (await import('./commands/gateway')).run },
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
   models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
@@ -51,9 +52,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const run = await entry.load();
     return await run(rest, io);
   } catch (error) {
-    // Expected failures print their message only; anything else is a bug worth a stack in verbose mode.
-    io.stderr.write(`hearth ${name}: ${describeError(error)}\n`);
-    if (!isHearthError(error) && io.env.HEARTH_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    // Expected failures print their message (which carries the remedy) only; anything else is a
+    // bug: a short line, and its stack with --verbose (or HEARTH_DEBUG).
+    if (isHearthError(error)) {
+      io.stderr.write(`hearth ${name}: ${describeError(error)}\n`);
+      return error.code === 'usage' ? 2 : 1;
+    }
+    io.stderr.write(`hearth ${name}: unexpected error: ${describeError(error)}\n`);
+    const verbose = rest.includes('--verbose') || Boolean(io.env.HEARTH_DEBUG);
+    if (verbose) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    else io.stderr.write('(run again with --verbose for the stack trace)\n');
     return 1;
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * What every `hearth` command starts from: the common flags (`--workspace DIR`, `--yes`,
+ * `--verbose`, `--help`) parsed with node:util parseArgs, the loaded configuration, and a CliHost
+ * built from its `[cli]` / `[logging]` settings, with every secret the configuration can reach
+ * registered for redaction. Loading never stops a command: its problems are printed once, on request.
+ */
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig, type LoadedConfig } from '../core/config/load';
+import { formatConfigProblem } from '../core/config/problem';
+import { HearthError } from '../core/errors';
+import { isLevelEnabled, effectiveLogLevel, Redactor } from '../core/logging/redactingLogger';
+import type { LogLevel } from '../core/host';
+import { registerConfigSecrets } from '../vscode/configSecrets';
+import { CliHost } from './cliHost';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+import type { CliIo } from './main';
+
+/** Flags every command accepts; commands add their own next to these. */
+export const COMMON_OPTIONS = {
+  workspace: { type: 'string', short: 'w' },
+  yes: { type: 'boolean', short: 'y' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig;
+
+export const COMMON_HELP = `  -w, --workspace DIR  the workspace folder whose .hearth/config.toml applies (default: current directory)
+  -y, --yes            answer yes to every confirmation ([cli].confirm_destructive)
+      --verbose        debug logging on stderr (as [cli].verbose = true)
+  -h, --help           this help`;
+
+export interface CommonFlags {
+  workspace?: string;
+  yes?: boolean;
+  verbose?: boolean;
+}
+
+/** A wrong command line: main prints the message and exits 2. */
+export class UsageError extends HearthError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
+/**
+ * parseArgs with the common options added and its errors turned into UsageErrors naming the
+ * command, e.g. `unknown option "--jsn" (see hearth config --help)`.
+ */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(command: string, argv: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals, strict: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];
+    const message =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown
+        ? `unknown option "${unknown}"`
+        : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && unknown
+          ? `unexpected argument "${unknown}"`
+          : (error as Error).message;
+    throw new UsageError(`${message} (see hearth ${command} --help)`);
+  }
+}
+
+export interface CliContext {
+  workspaceRoot: string;
+  loaded: LoadedConfig;
+  host: CliHost;
+  redactor: Redactor;
+  /** Prints the configuration's problems to stderr (errors always, warnings unless the level is `error`); only the first call prints. */
+  reportConfigProblems(): void;
+}
+
+export interface CliContextOptions {
+  /** Overrides the per-platform global config file (tests). */
+  globalConfigPath?: string;
+  /** Passed to the host (tests drive confirm/progress with fake streams). */
+  interactive?: boolean;
+  progressBar?: boolean;
+}
+
+export async function createCliContext(io: CliIo, flags: CommonFlags, options: CliContextOptions = {}): Promise<CliContext> {
+  const workspaceRoot = resolve(io.cwd, flags.workspace ?? '.');
+  const loaded = await loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath });
+  const redactor = new Redactor();
+  await registerConfigSecrets(loaded.config, { env: io.env, redactor });
+  const level = cliLogLevel(loaded, flags.verbose === true);
+  const host = new CliHost({
+    stderr: io.stderr,
+    stdin: io.stdin,
+    env: io.env,
+    level,
+    cli: loaded.config.cli,
+    yes: flags.yes === true,
+    redactor,
+    interactive: options.interactive,
+    progressBar: options.progressBar,
+  });
+  let reported = false;
+  const reportConfigProblems = () => {
+    if (reported) return;
+    reported = true;
+    const shown = loaded.problems.filter((p) => p.severity === 'error' || isLevelEnabled('warn', level));
+    for (const problem of shown) host.writeLine(`config: ${formatConfigProblem(problem)}`);
+    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
+    if (errors > 0) host.writeLine(`config: ${errors} error(s): those values fall back to their defaults (details: hearth config check)`);
+  };
+  return { workspaceRoot, loaded, host, redactor, reportConfigProblems };
+}
+
+/** `[logging].level`, raised to `debug` by `[cli].verbose` or `--verbose`. */
+export function cliLogLevel(loaded: LoadedConfig, verboseFlag: boolean): LogLevel {
+  const level = effectiveLogLevel(loaded.config);
+  return verboseFlag && !isLevelEnabled('debug', level) ? 'debug' : level;
+}
