@@ -1,6 +1,6 @@
 // One build script, one entry per runtime: the extension host, the CLI, the webview.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +38,8 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The `hearth` bin runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
+  chmodSync('dist/cli.js', 0o755);
 }
 await writeConfigSchema();
 

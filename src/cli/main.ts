@@ -3,6 +3,8 @@
  * `run(argv, io)`; this file only dispatches, so adding a command is one line in COMMANDS.
  */
 import { describeError, isHearthError } from '../core/errors';
+// Bundled into dist/cli.js by esbuild (only the version field is kept).
+import { version } from '../../package.json';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -40,7 +42,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${process.env.HEARTH_VERSION ?? '0.1.0'}\n`);
+    io.stdout.write(`${version}\n`);
     return 0;
   }
   const entry = COMMANDS[name];
