@@ -28,6 +28,8 @@ const node = {
 const builds = [
   { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The embedding worker (transformers.js off the main thread), loaded from beside the bundles.
+  { ...node, entryPoints: ['src/core/index/embedders/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
 ];
 if (existsSync('src/webview/main.ts')) {
   builds.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' });

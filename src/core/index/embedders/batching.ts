@@ -1,0 +1,58 @@
+import type { Logger } from '../../host.js';
+import { type Embedder, EmbeddingError } from './embedder.js';
+
+export interface BatchingOptions {
+  batchSize: number;
+  maxConcurrent: number;
+  /** Retries on rate limits (429) and 5xx for hosted providers; 0 for local ones. */
+  retries?: number;
+  baseDelayMs?: number;
+  log?: Logger;
+}
+
+/**
+ * Embeds any number of texts: `batchSize` texts per call, at most `maxConcurrent` calls in flight,
+ * rate-limited calls retried with exponential backoff (with jitter) — results in input order.
+ */
+export async function embedAll(embedder: Embedder, texts: string[], options: BatchingOptions, signal?: AbortSignal, onBatch?: (done: number) => void): Promise<Float32Array[]> {
+  const out: Float32Array[] = new Array(texts.length);
+  const batches: number[] = [];
+  for (let i = 0; i < texts.length; i += options.batchSize) batches.push(i);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < batches.length) {
+      signal?.throwIfAborted();
+      const start = batches[next++];
+      const slice = texts.slice(start, start + options.batchSize);
+      const vectors = await withRetry(() => embedder.embed(slice, signal), options, signal);
+      if (vectors.length !== slice.length) {
+        throw new EmbeddingError('embedding.bad_response', `${embedder.providerType} returned ${vectors.length} vectors for ${slice.length} texts.`);
+      }
+      vectors.forEach((v, i) => (out[start + i] = v));
+      done += slice.length;
+      onBatch?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.maxConcurrent, batches.length) }, worker));
+  return out;
+}
+
+async function withRetry<T>(call: () => Promise<T>, options: BatchingOptions, signal?: AbortSignal): Promise<T> {
+  const retries = options.retries ?? 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const status = error instanceof EmbeddingError ? error.status : undefined;
+      const retryable = status === 429 || (status !== undefined && status >= 500);
+      if (!retryable || attempt >= retries) throw error;
+      const delay = (options.baseDelayMs ?? 500) * 2 ** attempt * (0.75 + Math.random() / 2);
+      options.log?.warn(`embedding: HTTP ${status}, retrying in ${Math.round(delay)} ms (attempt ${attempt + 1} of ${retries})`);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, delay);
+        signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+      });
+    }
+  }
+}

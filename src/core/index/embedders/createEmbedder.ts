@@ -1,0 +1,93 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { EmbeddingConfig } from '../../config/schema.js';
+import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes.js';
+import { resolveSecret } from '../../config/resolveSecret.js';
+import type { Progress, SecretStore } from '../../host.js';
+import type { BatchingOptions } from './batching.js';
+import { type Embedder, EmbeddingError } from './embedder.js';
+import { isLocalModelPath } from './transformersEmbedder.js';
+
+export interface EmbedderDeps {
+  env: NodeJS.ProcessEnv;
+  secrets?: SecretStore;
+  /** Where local_cpu keeps fetched models (the extension's global storage; the user cache dir in the CLI). */
+  modelCacheDir?: string;
+  /** Relative model folders (`./models/x`) resolve against this (the workspace root). */
+  baseDir?: string;
+  /** Model download progress (local_cpu / local_gpu_a fetching a Hub model). */
+  progress?: Progress;
+  /** Tests: run transformers.js in this thread instead of a worker. */
+  inProcess?: boolean;
+}
+
+export interface EmbedderSetup {
+  /** Canonical provider type, e.g. 'local_cpu'. */
+  providerType: string;
+  /** The model as the index header records it (a local folder as its absolute path). */
+  model: string;
+  /** Makes the embedder (nothing loads before the first embed call). */
+  create(): Promise<Embedder>;
+  batching: BatchingOptions;
+}
+
+/**
+ * Resolves `[embedding]` to a provider type, model and a lazy factory. Throws EmbeddingError
+ * (`embedding.config`) when the section cannot work (cloud_b without api_url/model, GPU types
+ * without model) — the config loader reports the same as a problem; this is the guard at use.
+ */
+export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): EmbedderSetup {
+  const type = canonicalEmbeddingType(config.provider);
+  const defaults = EMBEDDING_PROVIDER_DEFAULTS[type];
+  let model = config.model ?? defaults.model;
+  if (!model) throw new EmbeddingError('embedding.config', `[embedding] provider ${type} needs model (no default model exists for it).`);
+  if (type === 'cloud_b' && !config.api_url) throw new EmbeddingError('embedding.config', '[embedding] provider cloud_b needs api_url (an OpenAI-compatible embeddings endpoint) and model.');
+  if (type === 'local_cpu' || type === 'local_gpu_a' || type === 'local_gpu_b') model = resolveModelPath(model, deps.baseDir);
+  const hosted = type === 'cloud_a' || type === 'cloud_b';
+  const batching: BatchingOptions = { batchSize: config.batch_size, maxConcurrent: config.max_concurrent ?? defaults.maxConcurrent, retries: hosted ? 5 : 0 };
+  const finalModel = model;
+  const create = async (): Promise<Embedder> => {
+    switch (type) {
+      case 'local_cpu':
+      case 'local_gpu_a': {
+        // CUDA on Linux, DirectML on Windows (onnxruntime-node's GPU execution providers).
+        const device = type === 'local_gpu_a' ? (process.platform === 'win32' ? 'dml' : 'cuda') : 'cpu';
+        const options = { providerType: type, model: finalModel, cacheDir: deps.modelCacheDir, device } as const;
+        if (deps.inProcess) {
+          const { TransformersEmbedder } = await import('./transformersEmbedder.js');
+          return new TransformersEmbedder({ ...options, onProgress: (message) => deps.progress?.report({ message }) });
+        }
+        const { WorkerEmbedder } = await import('./workerEmbedder.js');
+        return new WorkerEmbedder(options, deps.progress);
+      }
+      case 'local_gpu_b': {
+        const { LlamaCppEmbedder } = await import('./llamaCppEmbedder.js');
+        return new LlamaCppEmbedder(finalModel);
+      }
+      case 'local_runner': {
+        const { OllamaEmbedder } = await import('./ollamaEmbedder.js');
+        const host = config.api_url ?? deps.env.LOCAL_RUNNER_HOST ?? deps.env.OLLAMA_HOST ?? defaults.apiUrl!;
+        return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`);
+      }
+      case 'cloud_a':
+      case 'cloud_b': {
+        const vars = PROVIDER_ENV[type];
+        let key: string | undefined;
+        for (const name of vars) key ??= await resolveSecret(`{env:${name}}`, { env: deps.env, secrets: deps.secrets });
+        // A custom api_url (a proxy, a local server) may need no key; the real service does.
+        if (!key && type === 'cloud_a' && !config.api_url) {
+          throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
+        }
+        const { OpenAiEmbedder } = await import('./openaiEmbedder.js');
+        return new OpenAiEmbedder(type, finalModel, config.api_url ?? defaults.apiUrl!, key);
+      }
+    }
+  };
+  return { providerType: type, model: finalModel, create, batching };
+}
+
+function resolveModelPath(model: string, baseDir: string | undefined): string {
+  if (model.startsWith('~/')) return resolve(homedir(), model.slice(2));
+  if (isLocalModelPath(model)) return resolve(baseDir ?? process.cwd(), model);
+  return model;
+}

@@ -1,0 +1,30 @@
+/**
+ * The embedding worker (a worker_thread, bundled as dist/embedWorker.js): runs transformers.js so
+ * model loading and inference never block the extension host's main thread. Protocol: see
+ * workerEmbedder.ts (init once, then embed requests matched to replies by id).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { TransformersEmbedder, type TransformersOptions } from './transformersEmbedder.js';
+import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
+
+const port = parentPort!;
+const options = workerData as Omit<TransformersOptions, 'onProgress'>;
+const embedder = new TransformersEmbedder({ ...options, onProgress: (message) => post({ type: 'progress', message }) });
+
+function post(reply: WorkerReply): void {
+  port.postMessage(reply);
+}
+
+port.on('message', (request: WorkerRequest) => {
+  if (request.type === 'dispose') {
+    void embedder.dispose().finally(() => port.close());
+    return;
+  }
+  embedder.embed(request.texts).then(
+    (vectors) => post({ type: 'vectors', id: request.id, vectors }),
+    (error: unknown) => {
+      const e = error as { code?: string; message?: string };
+      post({ type: 'error', id: request.id, code: typeof e?.code === 'string' && e.code.startsWith('embedding.') ? e.code : 'embedding.failed', message: e?.message ?? String(error) });
+    },
+  );
+});

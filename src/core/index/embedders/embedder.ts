@@ -1,0 +1,26 @@
+import { HearthError } from '../../errors.js';
+
+/** Turns texts into vectors; one implementation per `[embedding].provider` type. */
+export interface Embedder {
+  readonly providerType: string;
+  readonly model: string;
+  /** One call to the backend for these texts (the batching wrapper sizes them). */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  dispose?(): Promise<void>;
+}
+
+export class EmbeddingError extends HearthError {
+  constructor(code: string, message: string, readonly status?: number, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** Scales to unit length so cosine similarity is a dot product (stores expect normalized vectors). */
+export function normalize(values: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(values);
+  let sum = 0;
+  for (let i = 0; i < out.length; i++) sum += out[i] * out[i];
+  const norm = Math.sqrt(sum) || 1;
+  for (let i = 0; i < out.length; i++) out[i] /= norm;
+  return out;
+}

@@ -1,0 +1,50 @@
+import { type Embedder, EmbeddingError, normalize } from './embedder.js';
+
+/**
+ * local_runner: Ollama's batch endpoint `/api/embed`; runners (or mocks such as aimock) without it
+ * answer 404, and then the legacy one-text `/api/embeddings` is used for the rest of the session.
+ */
+export class OllamaEmbedder implements Embedder {
+  readonly providerType = 'local_runner';
+  private legacy = false;
+  constructor(readonly model: string, private readonly host: string) {}
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (!this.legacy) {
+      const res = await this.post('/api/embed', { model: this.model, input: texts }, signal);
+      if (res.status !== 404 || (await this.isModelMissing(res))) {
+        const body = (await this.check(res)) as { embeddings?: unknown };
+        if (!Array.isArray(body.embeddings)) throw new EmbeddingError('embedding.bad_response', `The runner at ${this.host} answered /api/embed without an "embeddings" list.`);
+        return (body.embeddings as number[][]).map(normalize);
+      }
+      this.legacy = true;
+    }
+    const out: Float32Array[] = [];
+    for (const text of texts) {
+      const body = (await this.check(await this.post('/api/embeddings', { model: this.model, prompt: text }, signal))) as { embedding?: number[] };
+      out.push(normalize(body.embedding ?? []));
+    }
+    return out;
+  }
+
+  private async post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+    try {
+      return await fetch(new URL(path, this.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new EmbeddingError('embedding.runner_unreachable', `The local runner at ${this.host} is not reachable; start it (ollama serve) or set [embedding].api_url.`, undefined, { cause: error });
+    }
+  }
+
+  private async isModelMissing(res: Response): Promise<boolean> {
+    const text = await res.clone().text();
+    return /model/i.test(text) && /not found/i.test(text);
+  }
+
+  private async check(res: Response): Promise<unknown> {
+    if (res.ok) return res.json();
+    const text = await res.text();
+    if (res.status === 404) throw new EmbeddingError('embedding.model_not_found', `Embedding model "${this.model}" not found on the runner; run \`ollama pull ${this.model}\`.`, 404);
+    throw new EmbeddingError('embedding.request_failed', `Runner embeddings failed (HTTP ${res.status}): ${text.slice(0, 200)}`, res.status);
+  }
+}

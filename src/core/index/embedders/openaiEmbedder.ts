@@ -1,0 +1,23 @@
+import OpenAI from 'openai';
+import { type Embedder, EmbeddingError, normalize } from './embedder.js';
+
+/** cloud_a (OpenAI) and cloud_b (any OpenAI-compatible /embeddings endpoint). */
+export class OpenAiEmbedder implements Embedder {
+  private readonly client: OpenAI;
+  constructor(readonly providerType: string, readonly model: string, baseURL: string, apiKey: string | undefined) {
+    // maxRetries 0: the batching wrapper owns retries, so attempts are not multiplied.
+    this.client = new OpenAI({ baseURL, apiKey: apiKey ?? 'none', maxRetries: 0 });
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    try {
+      const res = await this.client.embeddings.create({ model: this.model, input: texts, encoding_format: 'float' }, { signal });
+      return [...res.data].sort((a, b) => a.index - b.index).map((d) => normalize(d.embedding));
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 401) throw new EmbeddingError('embedding.auth', `${this.providerType}: the API key was refused (401).`, status, { cause: error });
+      if (status === 404) throw new EmbeddingError('embedding.model_not_found', `${this.providerType}: model "${this.model}" not found (404).`, status, { cause: error });
+      throw new EmbeddingError('embedding.request_failed', `${this.providerType} embeddings failed${status ? ` (HTTP ${status})` : ''}: ${(error as Error).message}`, status, { cause: error });
+    }
+  }
+}

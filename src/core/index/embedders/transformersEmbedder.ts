@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { type Embedder, EmbeddingError } from './embedder.js';
+
+export type TransformersDevice = 'cpu' | 'cuda' | 'dml';
+
+export interface TransformersOptions {
+  providerType: 'local_cpu' | 'local_gpu_a';
+  /** A Hub model id (fetched into cacheDir) or an absolute local folder path. */
+  model: string;
+  cacheDir?: string;
+  device?: TransformersDevice;
+  /** Where Hub models are fetched from (a mirror; tests point it at a closed port). */
+  remoteHost?: string;
+  /** Download progress of a Hub model, as a short message (e.g. "Downloading onnx/model.onnx (40%)"). */
+  onProgress?: (message: string) => void;
+}
+
+type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
+  dispose?: () => Promise<void>;
+};
+
+/**
+ * local_cpu / local_gpu_a, in the calling thread: transformers.js feature extraction with mean
+ * pooling and normalization. The editor and the CLI run it inside the embedding worker
+ * (workerEmbedder.ts), never on the extension host's main thread. The package is imported on first
+ * use (it is large); a local folder is used as is and a Hub id is fetched into the cache.
+ */
+export class TransformersEmbedder implements Embedder {
+  readonly providerType: string;
+  readonly model: string;
+  private extractor?: Promise<Extractor>;
+  constructor(private readonly options: TransformersOptions) {
+    this.providerType = options.providerType;
+    this.model = options.model;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const extract = await (this.extractor ??= this.load());
+    if (texts.length === 0) return [];
+    const out = await extract(texts, { pooling: 'mean', normalize: true });
+    const dim = out.dims[out.dims.length - 1];
+    return texts.map((_, i) => out.data.slice(i * dim, (i + 1) * dim));
+  }
+
+  async dispose(): Promise<void> {
+    const extractor = await this.extractor?.catch(() => undefined);
+    await extractor?.dispose?.();
+  }
+
+  private async load(): Promise<Extractor> {
+    const { model, device = 'cpu', cacheDir, onProgress } = this.options;
+    const local = isLocalModelPath(model);
+    if (local && !existsSync(model)) {
+      throw new EmbeddingError('embedding.model_missing', `The embedding model folder ${model} does not exist; set [embedding].model to a folder holding the model (config.json, tokenizer.json, onnx/model.onnx).`);
+    }
+    const tf = await import('@huggingface/transformers');
+    tf.env.allowLocalModels = true;
+    tf.env.allowRemoteModels = !local;
+    // A local model is addressed by its absolute path; a Hub id resolves under the cache.
+    tf.env.localModelPath = local ? '' : (cacheDir ?? tf.env.localModelPath);
+    if (cacheDir) tf.env.cacheDir = cacheDir;
+    if (this.options.remoteHost) tf.env.remoteHost = this.options.remoteHost;
+    try {
+      const pipe = await tf.pipeline('feature-extraction', model, {
+        device,
+        dtype: 'fp32',
+        progress_callback: (p: { status: string; file?: string; progress?: number }) => {
+          if (p.status === 'progress' && p.progress !== undefined) onProgress?.(`Downloading ${p.file ?? 'model'} (${Math.round(p.progress)}%)`);
+        },
+      });
+      return pipe as unknown as Extractor;
+    } catch (error) {
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new EmbeddingError(
+        'embedding.model_unavailable',
+        local
+          ? `Could not load the embedding model from ${model} on ${device}: ${why}`
+          : `Could not fetch or load the embedding model "${model}" (${why}). Without internet access, copy the model folder ` +
+            '(config.json, tokenizer.json, onnx/model.onnx) to this machine and set [embedding].model to that folder\'s path.',
+        undefined,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** A model given as a path (absolute after resolution against the workspace) rather than a Hub id. */
+export function isLocalModelPath(model: string): boolean {
+  return isAbsolute(model) || model.startsWith('./') || model.startsWith('../') || model.startsWith('~/') || /^[A-Za-z]:[\\/]/.test(model);
+}
