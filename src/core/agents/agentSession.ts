@@ -78,3 +78,22 @@ export interface AgentSession {
   /** Ends the session and any process behind it. */
   dispose(): Promise<void>;
 }
+
+export interface AgentStartOptions {
+  host: AgentSessionHost;
+  /** The workspace root: the agent's working directory and the boundary of its file access. */
+  cwd: string;
+  /** A model (`provider/model`) for this session, overriding the card's and the active one. */
+  model?: string;
+}
+
+/**
+ * Every agent a surface can start: the internal ones (the built-in `kiln` agent and the cards) and
+ * the external ACP agents (discovered or configured, available or not, with why).
+ */
+export interface AgentCatalog {
+  list(): Promise<AgentDescriptor[]>;
+  /** The agent a new conversation starts with (`default_agent`, `agent_preference`). */
+  defaultAgent(): Promise<string>;
+  start(name: string, options: AgentStartOptions): Promise<AgentSession>;
+}
