@@ -25,7 +25,7 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig;
 
-export const COMMON_HELP = `  -w, --workspace DIR  the workspace folder whose .hearth/config.toml applies (default: current directory)
+export const COMMON_HELP = `  -w, --workspace DIR  the workspace whose .hearth/config.toml applies (default: current directory)
   -y, --yes            answer yes to every confirmation ([cli].confirm_destructive)
       --verbose        debug logging on stderr (as [cli].verbose = true)
   -h, --help           this help`;
@@ -49,7 +49,8 @@ export class UsageError extends HearthError {
  */
 export function parseCommandLine<T extends ParseArgsOptionsConfig>(command: string, argv: string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals, strict: true });
+    const parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals, strict: true });
+    return { values: parsed.values, positionals: parsed.positionals as string[] };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const unknown = /'([^']+)'/.exec((error as Error).message)?.[1];

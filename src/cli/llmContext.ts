@@ -5,20 +5,22 @@
  * answers survive between runs in a small cache file (5 minutes, `--refresh` to bypass).
  */
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { loadConfig, type LoadedConfig } from '../core/config/load';
+import type { LoadedConfig } from '../core/config/load';
 import { TOOL_DIR_NAME } from '../core/config/locations';
-import type { Logger, LogLevel } from '../core/host';
-import { effectiveLogLevel, isLevelEnabled, Redactor, redactingLogger } from '../core/logging/redactingLogger';
+import type { Logger } from '../core/host';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ModelCatalog, ProviderModels } from '../core/llm/modelCatalog';
 import type { ModelSelection } from '../core/llm/modelSelection';
 import type { ProviderDeps } from '../core/llm/providerDeps';
 import type { LlmProvider, ProviderSettings } from '../core/llm/types';
+import { createCliContext, type CliContext, type CommonFlags } from './cliContext';
 import type { CliIo } from './main';
 
 export interface LlmContext {
+  /** The shared CLI context (host, workspace root, config problems). */
+  cli: CliContext;
   loaded: LoadedConfig;
   log: Logger;
   selection: ModelSelection;
@@ -36,17 +38,13 @@ export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), TOOL_DIR_NAME);
 }
 
-export async function createLlmContext(io: CliIo, workspace: string | undefined): Promise<LlmContext> {
-  const root = resolve(io.cwd, workspace ?? '.');
-  const loaded = await loadConfig({ workspaceRoot: root, env: io.env });
-  const redactor = new Redactor();
-  const log = redactingLogger(stderrLogger(io.stderr, effectiveLogLevel(loaded.config)), redactor);
-  for (const problem of loaded.problems) {
-    const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}: ` : '';
-    log[problem.severity === 'error' ? 'error' : 'warn'](`config: ${where}${problem.keyPath}: ${problem.message}`);
-  }
-  // In the CLI `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
-  const deps: ProviderDeps = { env: io.env, secrets: { get: async (name) => io.env[name] }, redactor, log };
+export async function createLlmContext(io: CliIo, flags: CommonFlags, base?: CliContext): Promise<LlmContext> {
+  const cli = base ?? (await createCliContext(io, flags));
+  const { loaded, redactor } = cli;
+  const log = cli.host.log;
+  cli.reportConfigProblems();
+  // The CLI host's secrets: `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
+  const deps: ProviderDeps = { env: io.env, secrets: cli.host.secrets, redactor, log };
   // No factories: githubcopilot then reports that it only works inside the editor.
   const runtime = new LlmRuntime(() => loaded, deps);
   const { selection, catalog } = runtime;
@@ -67,12 +65,5 @@ export async function createLlmContext(io: CliIo, workspace: string | undefined)
       log.debug(`model cache not saved: ${(error as Error).message}`);
     }
   };
-  return { loaded, log, selection, deps, provider, catalog, saveCatalog };
-}
-
-function stderrLogger(stream: NodeJS.WritableStream, threshold: LogLevel): Logger {
-  const at = (level: LogLevel) => (message: string) => {
-    if (isLevelEnabled(level, threshold)) stream.write(`[${level}] ${message}\n`);
-  };
-  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+  return { cli, loaded, log, selection, deps, provider, catalog, saveCatalog };
 }

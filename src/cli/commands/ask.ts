@@ -3,10 +3,10 @@
  * answer streamed to stdout. `--json` prints the whole message, usage and model at the end instead.
  * No tools are offered yet (the agents work adds them).
  */
-import { HearthError } from '../../core/errors';
 import { isLlmError } from '../../core/llm/errors';
 import type { ChatMessage, Usage } from '../../core/llm/types';
 import { formatModelId } from '../../core/llm/modelId';
+import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createLlmContext } from '../llmContext';
 import type { CliIo } from '../main';
 
@@ -15,10 +15,10 @@ const HELP = `Usage: hearth ask [--model provider/model] [--system TEXT] [--json
 Sends one prompt to the active chat provider and streams the answer to stdout. Without a question
 argument the prompt is read from stdin.
 
-  --model      provider/model, or a model name of the active provider
-  --system     a system prompt
-  --json       print {message, usage, model, stopReason} when the answer is complete
-  --workspace  the workspace folder (default: the current directory)
+  -m, --model ID       provider/model, or a model name of the active provider
+      --system TEXT    a system prompt
+      --json           print {message, usage, model, stopReason} when the answer is complete
+${COMMON_HELP}
 `;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -28,29 +28,22 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let json = false;
-  let workspace: string | undefined;
-  let model: string | undefined;
-  let system: string | undefined;
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') {
-      io.stdout.write(HELP);
-      return 0;
-    } else if (arg === '--json') json = true;
-    else if (arg === '--workspace') workspace = argv[++i];
-    else if (arg === '--model' || arg === '-m') model = argv[++i];
-    else if (arg === '--system') system = argv[++i];
-    else if (arg === '--') words.push(...argv.slice(i + 1)), (i = argv.length);
-    else if (arg.startsWith('-') && arg !== '-') throw new HearthError('usage', `unknown option "${arg}"\n\n${HELP}`);
-    else words.push(arg);
+  const { values, positionals: words } = parseCommandLine(
+    'ask',
+    argv,
+    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
   }
+  const { json, model, system } = values;
   let question = words.filter((w) => w !== '-').join(' ').trim();
   if (!question && (words.includes('-') || !(io.stdin as { isTTY?: boolean }).isTTY)) question = (await readAll(io.stdin)).trim();
-  if (!question) throw new HearthError('usage', `no question given\n\n${HELP}`);
+  if (!question) throw new UsageError('no question given (see hearth ask --help)');
 
-  const ctx = await createLlmContext(io, workspace);
+  const ctx = await createLlmContext(io, values);
   if (model) ctx.selection.switchTo(model);
   const settings = ctx.selection.current();
   const provider = ctx.provider(settings);

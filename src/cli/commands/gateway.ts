@@ -1,39 +1,35 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { HearthError } from '../../core/errors';
 import { serveGatewayHttp } from '../../core/gateway/gatewayHttp';
 import { createGatewayServer } from '../../core/gateway/gatewayServer';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { COMMON_HELP, parseCommandLine, UsageError, type CommonFlags } from '../cliContext';
 import { createGatewayContext, settleWithin, type Confirmer } from '../gatewayContext';
 import type { CliIo } from '../main';
 
-const HELP = `Usage: hearth gateway [--http PORT] [--workspace DIR]
+const HELP = `Usage: hearth gateway [--http PORT] [--yes] [--workspace DIR]
 
-Serves the kiln tools and every [[mcp.servers]] upstream as one MCP server.
-  (default)      over stdio, for MCP clients and ACP agents that spawn it
-  --http PORT    over streamable HTTP on 127.0.0.1:PORT (0 = any free port); prints the URL and a
-                 bearer token once
-  --workspace    the workspace whose .hearth/config.toml to use (default: current directory)
+Serves the kiln tools and every [[mcp.servers]] upstream as one MCP server, over stdio by default
+(for MCP clients and ACP agents that spawn it). Destructive kiln tools (overwrite, delete) ask the
+MCP client when it supports elicitation; otherwise they are refused while
+[cli].confirm_destructive is on, unless --yes is given.
+
+      --http PORT      serve streamable HTTP on 127.0.0.1:PORT instead (0 = any free port); prints
+                       the URL and a bearer token once
+${COMMON_HELP}
 `;
 
-function parse(argv: string[]): { http?: number; workspace?: string; help: boolean } {
-  const result: { http?: number; workspace?: string; help: boolean } = { help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') result.help = true;
-    else if (arg === '--http') {
-      const port = Number(argv[++i]);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HearthError('usage', `--http needs a port number (0-65535), got "${argv[i] ?? ''}"`);
-      result.http = port;
-    } else if (arg === '--workspace') result.workspace = argv[++i];
-    else throw new HearthError('usage', `unknown option "${arg}"\n\n${HELP}`);
-  }
-  return result;
+function parse(argv: string[]): { http?: number; flags: CommonFlags & { help?: boolean } } {
+  const { values } = parseCommandLine('gateway', argv, { http: { type: 'string' } });
+  if (values.http === undefined) return { flags: values };
+  const port = Number(values.http);
+  if (values.http.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number (0-65535), got "${values.http}"`);
+  return { http: port, flags: values };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const options = parse(argv);
-  if (options.help) {
+  if (options.flags.help) {
     io.stdout.write(HELP);
     return 0;
   }
@@ -48,7 +44,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
     return answer.action === 'accept' && answer.content?.confirm === true;
   };
-  const { loaded, host, gateway, kilnTools } = await createGatewayContext(io, options.workspace, confirmer);
+  const { loaded, host, gateway, kilnTools } = await createGatewayContext(io, options.flags, confirmer);
   const serverOptions = { gateway, kilnTools, log: host.log };
   // Child trees must not outlive us even on an abrupt exit.
   const onExit = () => gateway.killNow();

@@ -1,4 +1,4 @@
-import { HearthError } from '../../core/errors';
+import { COMMON_HELP, parseCommandLine } from '../cliContext';
 import { createGatewayContext } from '../gatewayContext';
 import type { CliIo } from '../main';
 
@@ -6,20 +6,19 @@ const HELP = `Usage: hearth tools [--json] [--workspace DIR]
 
 Connects to every [[mcp.servers]] upstream, lists the tools the gateway would serve (kiln tools and
 upstream tools, with their upstream and state), then exits.
+
+      --json           print {upstreams, tools}
+${COMMON_HELP}
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let json = false;
-  let workspace: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--help' || argv[i] === '-h') {
-      io.stdout.write(HELP);
-      return 0;
-    } else if (argv[i] === '--json') json = true;
-    else if (argv[i] === '--workspace') workspace = argv[++i];
-    else throw new HearthError('usage', `unknown option "${argv[i]}"\n\n${HELP}`);
+  const { values } = parseCommandLine('tools', argv, { json: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
   }
-  const { loaded, gateway, kilnTools } = await createGatewayContext(io, workspace);
+  const json = values.json === true;
+  const { loaded, gateway, kilnTools } = await createGatewayContext(io, values);
   try {
     await gateway.applyConfig(loaded.config.mcp.servers);
     const upstreams = gateway.statuses();
