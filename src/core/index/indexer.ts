@@ -1,0 +1,189 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger, Progress } from '../host.js';
+import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner.js';
+import { contentHash, parseNote, type ParsedNote } from '../kiln/note.js';
+import { chunkNote, type Chunk } from './chunker.js';
+import { embedAll, type BatchingOptions } from './embedders/batching.js';
+import type { Embedder } from './embedders/embedder.js';
+import type { ChunkRecord, VectorStore } from './store/vectorStore.js';
+
+export interface IndexRunOptions {
+  /** Re-embed every note even when its content hash is unchanged. */
+  force?: boolean;
+  /** Only look at these kiln-relative paths (saved, created, deleted or renamed in the editor). */
+  paths?: readonly string[];
+  signal?: AbortSignal;
+  progress?: Progress;
+}
+
+/** What one indexing run did: the CLI prints it, the editor shows it in the status bar. */
+export interface IndexReport {
+  /** Notes in the index after the run. */
+  notes: number;
+  /** Chunks in the index after the run. */
+  chunks: number;
+  /** Notes (re-)embedded in this run, and their chunks. */
+  embeddedNotes: number;
+  embedded: number;
+  /** Notes whose content hash was unchanged (no embedder call). */
+  unchanged: number;
+  /** Notes that left the index (deleted, renamed, newly excluded or too large). */
+  removed: number;
+  /** Files left out on purpose (too large, binary), with the reason. */
+  skipped: { path: string; reason: string }[];
+  /** Per-note problems (broken frontmatter, unreadable file): reported, never fatal. */
+  problems: { path: string; message: string }[];
+  seconds: number;
+  /** Set when the index on disk was unusable or built with another model and was rebuilt. */
+  rebuilt?: string;
+  /** The run was cancelled: what was embedded before is kept (committed). */
+  cancelled: boolean;
+}
+
+export interface IndexRunContext {
+  kilnRoot: string;
+  rules: ScanRules;
+  store: VectorStore;
+  /** Created lazily: a run with nothing to embed never loads a model or calls a server. */
+  embedder: () => Promise<Embedder>;
+  batching: BatchingOptions;
+  log: Logger;
+}
+
+/** Commit at least this often so an interrupted first index keeps most of its work. */
+const COMMIT_EVERY_MS = 5000;
+
+/**
+ * One incremental run: scan, hash, drop what left, parse + chunk + embed what changed, commit.
+ * Parsing the next group of notes overlaps the embedding of the current one (the embedder runs in
+ * a worker or on a server), so the pipeline adds little over the embedder's own time.
+ */
+export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = {}): Promise<IndexReport> {
+  const started = performance.now();
+  const { store } = ctx;
+  const { signal, progress } = options;
+  const report: IndexReport = { notes: 0, chunks: 0, embeddedNotes: 0, embedded: 0, unchanged: 0, removed: 0, skipped: [], problems: [], seconds: 0, cancelled: false };
+  const scan = options.paths ? await scanPaths(ctx.kilnRoot, options.paths, ctx.rules) : await scanKiln(ctx.kilnRoot, ctx.rules);
+  report.skipped.push(...scan.skipped);
+  const indexed = store.noteHashes();
+  const present = new Set(scan.notes.map((n) => n.path));
+  // A given path may be a folder (deleted or renamed in the editor): the notes under it are candidates too.
+  const candidate = options.paths ? underAny(options.paths) : () => true;
+  for (const path of indexed.keys()) {
+    if (present.has(path) || !candidate(path)) continue;
+    await store.removeNote(path);
+    report.removed++;
+  }
+
+  // Read and hash everything; keep the text only of what changed.
+  const changed: { path: string; text: string }[] = [];
+  await mapLimit(scan.notes, 16, async (note) => {
+    let text: string;
+    try {
+      text = await readFile(join(ctx.kilnRoot, note.path), 'utf8');
+    } catch (error) {
+      report.problems.push({ path: note.path, message: `could not read: ${(error as Error).message}` });
+      return;
+    }
+    if (!options.force && indexed.get(note.path) === contentHash(text)) report.unchanged++;
+    else changed.push({ path: note.path, text });
+  });
+  changed.sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  let lastCommit = performance.now();
+  let dirty = report.removed > 0;
+  const commitIfDue = async (force = false) => {
+    if (!dirty || (!force && performance.now() - lastCommit < COMMIT_EVERY_MS)) return;
+    await store.commit();
+    dirty = false;
+    lastCommit = performance.now();
+  };
+  const perNote = changed.length > 0 ? 100 / changed.length : 0;
+  let done = 0;
+  const flush = async (group: { note: ParsedNote; chunks: Chunk[] }[]): Promise<void> => {
+    if (group.length === 0) return;
+    const texts = group.flatMap(({ note, chunks }) => chunks.map((c) => embeddingText(note, c)));
+    const vectors = texts.length > 0 ? await embedAll(await ctx.embedder(), texts, ctx.batching, signal) : [];
+    let at = 0;
+    for (const { note, chunks } of group) {
+      const records = chunks.map((c, i) => chunkRecord(note, c, i));
+      await store.upsertNote(note.path, records, vectors.slice(at, at + chunks.length), note.contentHash);
+      at += chunks.length;
+      if (chunks.length === 0) continue;
+      report.embeddedNotes++;
+      report.embedded += chunks.length;
+    }
+    dirty = true;
+    done += group.length;
+    progress?.report({ message: `${done} of ${changed.length} notes`, increment: group.length * perNote });
+    await commitIfDue();
+  };
+
+  // Enough chunks per group to keep every concurrent embedder call busy.
+  const groupTarget = Math.max(32, ctx.batching.batchSize * ctx.batching.maxConcurrent * 2);
+  let group: { note: ParsedNote; chunks: Chunk[] }[] = [];
+  let groupChunks = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  try {
+    for (const { path, text } of changed) {
+      signal?.throwIfAborted();
+      const note = parseNote(path, text);
+      for (const problem of note.problems) report.problems.push({ path, message: problem.message });
+      const chunks = note.skipped ? [] : chunkNote(note);
+      if (note.skipped) report.skipped.push({ path, reason: 'not a text file (binary content)' });
+      // An empty or binary note goes through the group too (all store writes stay in flush, in
+      // order): it is recorded by hash so that, unchanged, it is not read as new next time.
+      group.push({ note, chunks });
+      groupChunks += chunks.length;
+      if (groupChunks >= groupTarget) {
+        await inFlight;
+        inFlight = flush(group);
+        // Keep the rejection observed until it is awaited (an abort mid-embed is expected).
+        inFlight.catch(() => {});
+        group = [];
+        groupChunks = 0;
+      }
+    }
+    await inFlight;
+    await flush(group);
+  } catch (error) {
+    await inFlight.catch(() => {});
+    // Keep what was embedded: an interrupted or failed run resumes where it stopped next time.
+    await commitIfDue(true);
+    if (!signal?.aborted) throw error;
+    report.cancelled = true;
+  }
+  await commitIfDue(true);
+  const hashes = store.noteHashes();
+  report.notes = hashes.size;
+  report.chunks = store.count;
+  report.seconds = (performance.now() - started) / 1000;
+  if (report.problems.length > 0) ctx.log.warn(`index: ${report.problems.length} note(s) with problems: ${report.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
+  return report;
+}
+
+/** What the embedder sees: the note title and heading path give a section its context. */
+export function embeddingText(note: ParsedNote, chunk: Chunk): string {
+  const context = [note.title, ...chunk.headingPath.filter((h) => h !== note.title)].join(' > ');
+  return `${context}\n\n${chunk.text}`;
+}
+
+function underAny(paths: readonly string[]): (path: string) => boolean {
+  const exact = new Set(paths);
+  const folders = paths.map((p) => (p.endsWith('/') ? p : `${p}/`));
+  return (path) => exact.has(path) || folders.some((f) => path.startsWith(f));
+}
+
+function chunkRecord(note: ParsedNote, chunk: Chunk, ordinal: number): ChunkRecord {
+  return {
+    id: `${note.path}#${ordinal}`,
+    notePath: note.path,
+    title: note.title,
+    headingPath: chunk.headingPath,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    text: chunk.text,
+    contentHash: note.contentHash,
+  };
+}

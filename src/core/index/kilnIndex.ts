@@ -1,0 +1,202 @@
+import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
+import { isHearthError } from '../errors.js';
+import type { Logger } from '../host.js';
+import { Bm25Index } from './bm25.js';
+import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
+import type { Embedder } from './embedders/embedder.js';
+import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
+import { joinHeading, type SearchMode, type SearchResult } from './searchResult.js';
+import { makeSnippet } from './snippet.js';
+import { readStoredHeader } from './storedHeader.js';
+import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
+import type { ChunkRecord, StoreKind, VectorStore } from './store/vectorStore.js';
+import { textSearch } from './textSearch.js';
+
+export interface KilnIndexOptions {
+  kilnRoot: string;
+  embedding: EmbeddingConfig;
+  processing: ProcessingConfig;
+  embedderDeps: EmbedderDeps;
+  log: Logger;
+}
+
+export interface SearchRequest {
+  mode?: SearchMode;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/** Reciprocal-rank fusion constant (the usual 60: later ranks still count, the top ones most). */
+const RRF_K = 60;
+
+/**
+ * The kiln's index as one service: the store chosen by `[processing] store` under
+ * `<kiln>/.hearth/index/`, the embedder from `[embedding]` (created on first need and kept), and
+ * incremental runs and searches over them. Runs are serialized; searches read the store directly.
+ * The editor and the CLI each own one per kiln and dispose it.
+ */
+export class KilnIndex {
+  readonly setup: EmbedderSetup;
+  readonly kind: StoreKind;
+  readonly dir: string;
+  private opened?: Promise<VectorStore>;
+  private embedder?: Promise<Embedder>;
+  private rebuiltReason?: string;
+  private queue: Promise<unknown> = Promise.resolve();
+  private version = 0;
+  private lexical?: { version: number; index: Bm25Index };
+
+  /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
+  constructor(private readonly options: KilnIndexOptions) {
+    this.setup = embedderSetup(options.embedding, options.embedderDeps);
+    this.kind = options.processing.store;
+    this.dir = storeDir(options.kilnRoot, this.kind);
+  }
+
+  get kilnRoot(): string {
+    return this.options.kilnRoot;
+  }
+
+  /** Whether an index was ever built here (without opening it or loading a model). */
+  async exists(): Promise<boolean> {
+    return (await readStoredHeader(this.kind, this.dir)) !== undefined;
+  }
+
+  /** Notes and chunks in the index (opens it). */
+  async counts(): Promise<{ notes: number; chunks: number }> {
+    const store = await this.store();
+    return { notes: store.noteHashes().size, chunks: store.count };
+  }
+
+  /** One incremental run (or a full one with `force`); runs queue behind each other. */
+  update(options: IndexRunOptions = {}): Promise<IndexReport> {
+    return this.serialized(async () => {
+      const run = async () =>
+        runIndex(
+          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log },
+          options,
+        );
+      let report: IndexReport;
+      try {
+        report = await run();
+      } catch (error) {
+        // Another process (the CLI beside the editor) committed first: reload its state and redo.
+        if (!isHearthError(error) || error.code !== 'index.changed_on_disk') throw error;
+        this.options.log.info('index: changed by another process; reloading it and running again');
+        await this.reopen();
+        report = await run();
+      } finally {
+        this.version++;
+      }
+      if (this.rebuiltReason) report.rebuilt = this.rebuiltReason;
+      this.rebuiltReason = undefined;
+      return report;
+    });
+  }
+
+  /** Empties the index (on disk too); the next update embeds every note again. */
+  clear(): Promise<void> {
+    return this.serialized(async () => {
+      await (await this.store()).clear();
+      this.version++;
+    });
+  }
+
+  async search(query: string, request: SearchRequest = {}): Promise<SearchResult[]> {
+    const mode = request.mode ?? 'hybrid';
+    const limit = request.limit ?? 10;
+    if (mode === 'text') return textSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    const store = await this.store();
+    const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
+    if (mode === 'semantic') {
+      const hits = await store.search(vector, limit);
+      return hits.map((hit) => toResult(hit.chunk, hit.score, query));
+    }
+    // hybrid: vector and BM25 candidates, fused by reciprocal rank.
+    const depth = Math.max(limit * 3, 30);
+    const [semantic, lexical] = [await store.search(vector, depth), this.bm25(store).search(query, depth)];
+    const fused = new Map<string, { chunk: ChunkRecord; score: number }>();
+    const add = (list: { chunk: ChunkRecord }[]) =>
+      list.forEach(({ chunk }, rank) => {
+        const entry = fused.get(chunk.id) ?? { chunk, score: 0 };
+        entry.score += 1 / (RRF_K + rank + 1);
+        fused.set(chunk.id, entry);
+      });
+    add(semantic);
+    add(lexical);
+    return [...fused.values()]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map((entry) => toResult(entry.chunk, entry.score, query));
+  }
+
+  /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
+  async dispose(): Promise<void> {
+    await this.queue.catch(() => {});
+    const [store, embedder] = [this.opened, this.embedder];
+    this.opened = this.embedder = undefined;
+    await (await store?.catch(() => undefined))?.close();
+    await (await embedder?.catch(() => undefined))?.dispose?.();
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.catch(() => {}).then(work);
+    this.queue = next;
+    return next;
+  }
+
+  private getEmbedder(): Promise<Embedder> {
+    return (this.embedder ??= this.setup.create().catch((error) => {
+      this.embedder = undefined;
+      throw error;
+    }));
+  }
+
+  private store(): Promise<VectorStore> {
+    return (this.opened ??= this.open().catch((error) => {
+      this.opened = undefined;
+      throw error;
+    }));
+  }
+
+  private async reopen(): Promise<void> {
+    const old = this.opened;
+    this.opened = undefined;
+    await (await old?.catch(() => undefined))?.close();
+  }
+
+  private async open(): Promise<VectorStore> {
+    const { providerType, model } = this.setup;
+    const stored = await readStoredHeader(this.kind, this.dir);
+    // The dimension is the index's when it was built with this model; otherwise the model says.
+    const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : await this.probeDimension();
+    const { store, rebuilt } = await openOrRebuildVectorStore(this.kind, this.dir, { providerType, model, dim });
+    if (rebuilt) {
+      this.rebuiltReason = rebuilt.message;
+      this.options.log.warn(`index: rebuilding every note: ${rebuilt.message}`);
+    }
+    return store;
+  }
+
+  private async probeDimension(): Promise<number> {
+    const [vector] = await (await this.getEmbedder()).embed(['dimension']);
+    return vector.length;
+  }
+
+  private bm25(store: VectorStore): Bm25Index {
+    if (this.lexical?.version !== this.version) this.lexical = { version: this.version, index: new Bm25Index([...store.chunks()]) };
+    return this.lexical.index;
+  }
+}
+
+function toResult(chunk: ChunkRecord, score: number, query: string): SearchResult {
+  return {
+    path: chunk.notePath,
+    title: chunk.title,
+    heading: joinHeading(chunk.headingPath),
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    score: Math.round(score * 1e6) / 1e6,
+    snippet: makeSnippet(chunk.text, query),
+  };
+}

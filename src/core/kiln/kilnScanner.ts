@@ -1,0 +1,94 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import type { ProcessingConfig } from '../config/schema.js';
+import { ALWAYS_EXCLUDED } from './tools/kilnPath.js';
+import { isNotePath, listNotePaths } from './tools/kilnWalk.js';
+
+export interface ScannedNote {
+  /** Kiln-relative, forward slashes. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface KilnScan {
+  notes: ScannedNote[];
+  /** Files left out on purpose (too large), with the reason, for the index report. */
+  skipped: { path: string; reason: string }[];
+}
+
+export type ScanRules = Pick<ProcessingConfig, 'exclude' | 'max_file_size_kb'>;
+
+/**
+ * Lists the kiln's notes honouring `[processing].exclude` and `max_file_size_kb`; `.git`,
+ * `node_modules` and `.hearth` are always excluded (by the shared walker).
+ */
+export async function scanKiln(kilnRoot: string, processing: ScanRules): Promise<KilnScan> {
+  const paths = await listNotePaths(kilnRoot, '', { recursive: true, exclude: processing.exclude });
+  return statNotes(kilnRoot, paths, processing);
+}
+
+/**
+ * The same rules for a few given paths (the editor re-indexing what was saved or deleted): paths
+ * that are excluded, not notes, or gone are simply absent from the result; a folder (created or
+ * renamed) stands for the notes under it.
+ */
+export async function scanPaths(kilnRoot: string, paths: readonly string[], processing: ScanRules): Promise<KilnScan> {
+  const excluded = isExcludedBy(processing.exclude);
+  const wanted = new Set<string>();
+  for (const path of paths) {
+    if (excluded(path)) continue;
+    if (isNotePath(path)) {
+      wanted.add(path);
+      continue;
+    }
+    const info = await stat(join(kilnRoot, path)).catch(() => undefined);
+    if (!info?.isDirectory()) continue;
+    for (const note of await listNotePaths(kilnRoot, path, { recursive: true, exclude: processing.exclude })) wanted.add(note);
+  }
+  return statNotes(kilnRoot, [...wanted].sort(), processing);
+}
+
+/** True for kiln-relative paths the index never holds (always-excluded folders or `exclude` globs). */
+export function isExcludedBy(exclude: readonly string[]): (path: string) => boolean {
+  const glob = exclude.length > 0 ? picomatch([...exclude], { dot: true }) : () => false;
+  return (path) => {
+    const segments = path.split('/');
+    if (segments.some((s) => ALWAYS_EXCLUDED.includes(s))) return true;
+    // A glob may name a folder: everything under it is excluded too.
+    for (let i = 1; i <= segments.length; i++) if (glob(segments.slice(0, i).join('/'))) return true;
+    return false;
+  };
+}
+
+async function statNotes(kilnRoot: string, paths: readonly string[], processing: ScanRules): Promise<KilnScan> {
+  const maxBytes = processing.max_file_size_kb * 1024;
+  const notes: ScannedNote[] = [];
+  const skipped: KilnScan['skipped'] = [];
+  const infos = await mapLimit(paths, 32, (path) => stat(join(kilnRoot, path)).catch(() => undefined));
+  paths.forEach((path, i) => {
+    const info = infos[i];
+    if (!info || !info.isFile()) return; // Deleted between listing and stat.
+    if (info.size > maxBytes) {
+      skipped.push({ path, reason: `larger than max_file_size_kb (${Math.ceil(info.size / 1024)} KB > ${processing.max_file_size_kb} KB)` });
+      return;
+    }
+    notes.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+  });
+  return { notes, skipped };
+}
+
+/** Maps with at most `limit` calls in flight, results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
