@@ -1,0 +1,85 @@
+/**
+ * Where agent cards come from and which one wins (DESIGN.md decision 9): the global directory,
+ * each of `agent_directories`, `<kiln>/.hearth/agents/`, `<kiln>/agents/`, in that order; a later
+ * card replaces an earlier one of the same name. The built-in `kiln` agent comes first of all, so
+ * a card named `kiln` can replace its prompt, but a `kiln` agent always exists.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseAgentCard, type AgentCard, type AgentCardProblem } from './agentCard';
+
+export const BUILTIN_AGENT_NAME = 'kiln';
+
+export const BUILTIN_KILN_CARD: AgentCard = {
+  name: BUILTIN_AGENT_NAME,
+  description: 'Answers from your notes: searches, reads and (with your permission) edits the kiln.',
+  source: 'builtin',
+  systemPrompt: [
+    'You are Hearth, an assistant working in a folder of markdown notes (the kiln).',
+    'Use the tools to find and read notes before answering questions about them, and cite the note paths you used.',
+    'Only create, change or delete notes when the user asks for it.',
+    'If a tool fails, read its error and correct the call instead of repeating it.',
+  ].join('\n'),
+};
+
+export interface CardDirectoryOptions {
+  /** `<global config dir>/hearth` (locations.ts globalConfigDir). */
+  globalConfigDir: string;
+  /** `agent_directories`; relative entries resolve from the workspace root. */
+  agentDirectories: readonly string[];
+  workspaceRoot: string;
+  kilnRoot: string;
+}
+
+/** The card directories in override order (earliest first). */
+export function cardDirectories(options: CardDirectoryOptions): string[] {
+  const dirs = [
+    join(options.globalConfigDir, 'agents'),
+    ...options.agentDirectories.map((dir) => resolve(options.workspaceRoot, dir)),
+    join(options.kilnRoot, '.hearth', 'agents'),
+    join(options.kilnRoot, 'agents'),
+  ];
+  return dirs.filter((dir, index) => dirs.indexOf(dir) === index);
+}
+
+export interface LoadedCards {
+  /** By name, the built-in included; each the last one found. */
+  cards: Map<string, AgentCard>;
+  problems: AgentCardProblem[];
+}
+
+export async function loadAgentCards(directories: readonly string[]): Promise<LoadedCards> {
+  const cards = new Map<string, AgentCard>([[BUILTIN_AGENT_NAME, BUILTIN_KILN_CARD]]);
+  const problems: AgentCardProblem[] = [];
+  for (const dir of directories) {
+    let names: string[];
+    try {
+      names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile() && /\.md$/i.test(entry.name)).map((entry) => entry.name).sort();
+    } catch (error) {
+      // A directory that does not exist is the normal case; anything else is worth saying.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file: dir, reason: `cannot read the directory: ${(error as Error).message}` });
+      continue;
+    }
+    const seenHere = new Map<string, string>();
+    for (const name of names) {
+      const file = join(dir, name);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        problems.push({ file, reason: `cannot read: ${(error as Error).message}` });
+        continue;
+      }
+      const result = parseAgentCard(text, file);
+      if ('problem' in result) {
+        problems.push(result.problem);
+        continue;
+      }
+      const earlier = seenHere.get(result.card.name);
+      if (earlier) problems.push({ file, reason: `another card in the same directory (${earlier}) is also named "${result.card.name}"; this one wins` });
+      seenHere.set(result.card.name, file);
+      cards.set(result.card.name, result.card);
+    }
+  }
+  return { cards, problems };
+}
