@@ -1,0 +1,98 @@
+import type { AcpConfig } from '../../config/schema';
+import type { Logger, SecretStore } from '../../host';
+import type { Redactor } from '../../logging/redactingLogger';
+import type { AgentDescriptor, AgentSession, AgentStartOptions } from '../agentSession';
+import type { ExternalAgents } from '../externalAgents';
+import { AcpError } from './acpErrors';
+import { limitsFromConfig, type AcpLimits } from './acpLimits';
+import { AcpSession } from './acpSession';
+import { defineAgents } from './agentProfiles';
+import { resolveAgentEnv } from './agentEnv';
+import { probeAgents, type ProbedAgent } from './discovery';
+import type { GatewayOffer } from './gatewayOffer';
+
+export interface AcpAgentsOptions {
+  config: AcpConfig;
+  /** `[cli].confirm_destructive`. */
+  confirmDestructive: boolean;
+  log: Logger;
+  env: NodeJS.ProcessEnv;
+  secrets?: SecretStore;
+  redactor?: Redactor;
+  /** How sessions reach Hearth's gateway; per workspace, since `hearth gateway` serves one. */
+  gateway?: (cwd: string) => GatewayOffer | undefined;
+  clientVersion: string;
+  /** Overrides of the limits derived from `[acp]` (tests use milliseconds). */
+  limits?: Partial<AcpLimits>;
+}
+
+/**
+ * The external agents: discovered on PATH and configured as profiles, listed with availability,
+ * started as ACP sessions. It owns every session it started, so `dispose` (extension deactivate,
+ * CLI exit) leaves no agent process behind.
+ */
+export class AcpAgents implements ExternalAgents {
+  private readonly limits: AcpLimits;
+  private readonly sessions = new Set<AcpSession>();
+
+  constructor(private readonly options: AcpAgentsOptions) {
+    this.limits = { ...limitsFromConfig(options.config), ...options.limits };
+  }
+
+  async list(): Promise<AgentDescriptor[]> {
+    return (await this.probe()).map((agent) => agent.descriptor);
+  }
+
+  /** The configured `default_agent` when it is available, else the first available one. */
+  async defaultAgent(): Promise<string | undefined> {
+    const agents = await this.list();
+    const configured = this.options.config.default_agent;
+    if (configured && agents.some((agent) => agent.name === configured && agent.available)) return configured;
+    return agents.find((agent) => agent.available)?.name;
+  }
+
+  async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
+    const probed = (await this.probe(options.cwd)).find((agent) => agent.descriptor.name === name);
+    if (!probed) throw new AcpError('acp.unknown-agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
+    const launch = probed.definition.launch;
+    if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
+    const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });
+    if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
+    const session: AcpSession = new AcpSession({
+      descriptor: probed.descriptor,
+      command: probed.executable ?? launch.command,
+      args: launch.args,
+      env: { ...this.options.env, ...env.values },
+      cwd: options.cwd,
+      host: options.host,
+      log: this.options.log,
+      limits: this.limits,
+      confirmDestructive: this.options.confirmDestructive,
+      gateway: this.options.gateway?.(options.cwd),
+      clientVersion: this.options.clientVersion,
+      onDisposed: () => this.sessions.delete(session),
+    });
+    this.sessions.add(session);
+    try {
+      await session.start();
+    } catch (error) {
+      await session.dispose();
+      throw error;
+    }
+    return session;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.dispose()));
+  }
+
+  /** Synchronous, for `process.on('exit')`: kills every agent tree without waiting. */
+  killNow(): void {
+    for (const session of this.sessions) session.killNow();
+  }
+
+  private probe(cwd?: string): Promise<ProbedAgent[]> {
+    const definitions = defineAgents(this.options.config.agents, this.options.config.enable_discovery);
+    return probeAgents(definitions, this.options.env, cwd, this.limits.probeTimeoutMs);
+  }
+}

@@ -1,0 +1,358 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
+import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
+import { AcpError } from './acpErrors';
+import type { AcpLimits } from './acpLimits';
+import { AgentConnection, type ClientSide } from './agentConnection';
+import { EventChannel } from './eventChannel';
+import type { GatewayOffer } from './gatewayOffer';
+import { PermissionBroker } from './permissionBroker';
+import { ToolCallTracker, updateToEvents } from './updateEvents';
+import { WorkspaceFiles } from './workspaceFiles';
+
+export interface AcpSessionOptions {
+  descriptor: AgentDescriptor;
+  command: string;
+  args: string[];
+  /** The complete environment of the agent process. */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  host: AgentSessionHost;
+  log: Logger;
+  limits: AcpLimits;
+  /** `[cli].confirm_destructive`: overwriting a file asks the user first. */
+  confirmDestructive: boolean;
+  gateway?: GatewayOffer;
+  clientVersion: string;
+  onDisposed?: () => void;
+}
+
+interface Turn {
+  channel: EventChannel<AgentEvent>;
+  /** Aborted when the turn ends for any reason: open permission prompts close with it. */
+  controller: AbortController;
+  streamingTimer?: NodeJS.Timeout;
+  timedOut?: () => void;
+}
+
+/**
+ * An external agent behind the AgentSession contract. The process is started on first use and
+ * again after it crashed or was stopped for idleness, so the session object stays usable; what the
+ * agent forgets across a restart, Hearth's transcript keeps.
+ */
+export class AcpSession implements AgentSession {
+  readonly id = randomUUID();
+  private conn: AgentConnection | undefined;
+  private starting: Promise<AgentConnection> | undefined;
+  private turn: Turn | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+  private readonly broker: PermissionBroker;
+  private readonly files: WorkspaceFiles;
+  private readonly tools = new ToolCallTracker();
+
+  constructor(private readonly options: AcpSessionOptions) {
+    this.broker = new PermissionBroker(options.host, options.log);
+    this.files = new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes);
+  }
+
+  get agent(): AgentDescriptor {
+    return this.options.descriptor;
+  }
+
+  /** The running agent's pid (tests and diagnostics); undefined when none runs. */
+  get pid(): number | undefined {
+    return this.conn && !this.conn.exited ? this.conn.process.pid : undefined;
+  }
+
+  /** Starts the agent now rather than on the first prompt (so start-up errors show early). */
+  async start(): Promise<void> {
+    await this.connection();
+    this.armIdle();
+  }
+
+  async *prompt(text: string, attachments: PromptAttachment[] = [], signal?: AbortSignal): AsyncIterable<AgentEvent> {
+    if (this.disposed || this.turn) {
+      const error = this.disposed ? new AcpError('acp.disposed', 'This agent session has ended; start a new one.') : new AcpError('acp.busy', `Agent "${this.agent.name}" is still answering; wait for it or cancel.`);
+      yield errorEvent(error);
+      yield { type: 'done', stopReason: 'error' };
+      return;
+    }
+    clearTimeout(this.idleTimer);
+    const turn: Turn = { channel: new EventChannel(), controller: new AbortController() };
+    this.turn = turn;
+    void this.runTurn(turn, text, attachments, signal);
+    try {
+      for await (const event of turn.channel) yield event;
+    } finally {
+      // A consumer that stops reading early cancels the turn.
+      if (!turn.channel.isEnded) turn.controller.abort();
+      turn.channel.end();
+      if (this.turn === turn) this.turn = undefined;
+      this.armIdle();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.idleTimer);
+    this.turn?.controller.abort();
+    this.turn?.channel.push({ type: 'done', stopReason: 'cancelled' });
+    this.turn?.channel.end();
+    const conn = this.conn ?? (await this.starting?.catch(() => undefined));
+    this.conn = undefined;
+    await conn?.close();
+    this.options.onDisposed?.();
+  }
+
+  /** For exit handlers: ends the process tree at once, without waiting. */
+  killNow(): void {
+    this.disposed = true;
+    clearTimeout(this.idleTimer);
+    this.conn?.process.killNow();
+  }
+
+  private async runTurn(turn: Turn, text: string, attachments: PromptAttachment[], signal: AbortSignal | undefined): Promise<void> {
+    const push = (event: AgentEvent) => turn.channel.push(event);
+    const finish = (stopReason: AgentStopReason) => {
+      clearTimeout(turn.streamingTimer);
+      turn.controller.abort();
+      push({ type: 'done', stopReason });
+      turn.channel.end();
+    };
+    let conn: AgentConnection;
+    try {
+      conn = await this.connection();
+    } catch (error) {
+      push(errorEvent(error));
+      return finish('error');
+    }
+    if (turn.channel.isEnded) return;
+    const stop = new Promise<'aborted' | 'timeout'>((resolveStop) => {
+      if (signal?.aborted) resolveStop('aborted');
+      signal?.addEventListener('abort', () => resolveStop('aborted'), { once: true });
+      turn.controller.signal.addEventListener('abort', () => resolveStop('aborted'), { once: true });
+      turn.timedOut = () => resolveStop('timeout');
+    });
+    this.touchStreaming(turn);
+    const response = conn.prompt(this.promptBlocks(conn, text, attachments));
+    const outcome = await Promise.race([
+      response.then((value) => ({ kind: 'response' as const, value }), (error: unknown) => ({ kind: 'failed' as const, error })),
+      conn.process.exit.then(() => ({ kind: 'exited' as const })),
+      stop.then((kind) => ({ kind })),
+    ]);
+    if (outcome.kind === 'response') return finish(stopReasonOf(outcome.value.stopReason));
+    if (outcome.kind === 'failed' || outcome.kind === 'exited') {
+      // A request fails when the connection closes, so look at the process before blaming the agent.
+      const exited = conn.exited || (await Promise.race([conn.process.exit.then(() => true), delay(100).then(() => false)]));
+      if (exited) {
+        this.dropConnection(conn);
+        const stderr = conn.process.stderr ? `: ${conn.process.stderr.slice(-500)}` : '';
+        push(errorEvent(new AcpError('acp.agent-exited', `Agent "${this.agent.name}" stopped in the middle of its answer${stderr}`, 'Send the message again to restart the agent.')));
+      } else {
+        const error = (outcome as { error?: unknown }).error;
+        push(errorEvent(new AcpError('acp.prompt-failed', `Agent "${this.agent.name}" failed: ${describeError(error)}`)));
+      }
+      return finish('error');
+    }
+    if (outcome.kind === 'timeout') {
+      const minutes = this.options.limits.streamingIdleMs / 60_000;
+      push(errorEvent(new AcpError('acp.streaming-timeout', `Agent "${this.agent.name}" sent nothing for ${minutes >= 1 ? `${minutes} min` : `${this.options.limits.streamingIdleMs} ms`}; the turn was cancelled.`, 'Raise [acp].streaming_timeout_minutes if the agent needs longer.')));
+    }
+    // Cancelled by the user or the time-out: ask the agent to stop and give it a moment to say so.
+    turn.controller.abort();
+    conn.cancel();
+    const settled = await Promise.race([response.then(() => true, () => true), delay(this.options.limits.cancelGraceMs).then(() => false)]);
+    if (!settled) {
+      this.options.log.warn(`acp ${this.agent.name}: the agent ignored session/cancel; restarting it on the next message`);
+      this.dropConnection(conn);
+      void conn.close(200);
+    }
+    finish('cancelled');
+  }
+
+  private touchStreaming(turn: Turn): void {
+    clearTimeout(turn.streamingTimer);
+    turn.streamingTimer = setTimeout(() => turn.timedOut?.(), this.options.limits.streamingIdleMs);
+    turn.streamingTimer.unref?.();
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.disposed || this.turn || !this.conn) return;
+    this.idleTimer = setTimeout(() => {
+      const conn = this.conn;
+      if (!conn || this.turn) return;
+      this.options.log.info(`acp ${this.agent.name}: session idle for ${Math.round(this.options.limits.sessionIdleMs / 60_000)} min; stopping the agent`);
+      this.dropConnection(conn);
+      void conn.close();
+    }, this.options.limits.sessionIdleMs);
+    this.idleTimer.unref?.();
+  }
+
+  private dropConnection(conn: AgentConnection): void {
+    if (this.conn === conn) this.conn = undefined;
+  }
+
+  private connection(): Promise<AgentConnection> {
+    if (this.disposed) return Promise.reject(new AcpError('acp.disposed', 'This agent session has ended; start a new one.'));
+    if (this.conn && !this.conn.exited) return Promise.resolve(this.conn);
+    this.starting ??= AgentConnection.open({
+      agentName: this.agent.name,
+      command: this.options.command,
+      args: this.options.args,
+      env: this.options.env,
+      cwd: this.options.cwd,
+      gateway: this.options.gateway,
+      maxMessageBytes: this.options.limits.maxMessageBytes,
+      startTimeoutMs: this.options.limits.startTimeoutMs,
+      clientVersion: this.options.clientVersion,
+      log: this.options.log,
+      side: this.clientSide(),
+    })
+      .then(async (conn) => {
+        if (this.disposed) {
+          await conn.close();
+          throw new AcpError('acp.disposed', 'This agent session has ended; start a new one.');
+        }
+        this.conn = conn;
+        conn.process.exit.then(({ code, signal }) => {
+          if (this.conn === conn) this.options.log.warn(`acp ${this.agent.name}: the agent exited (${signal ?? `code ${code}`})`);
+          this.dropConnection(conn);
+        });
+        return conn;
+      })
+      .finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private promptBlocks(conn: AgentConnection, text: string, attachments: PromptAttachment[]): acp.ContentBlock[] {
+    const blocks: acp.ContentBlock[] = [{ type: 'text', text }];
+    const embedded = conn.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+    for (const attachment of attachments) {
+      const lines = attachment.startLine !== undefined ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})` : '';
+      if (embedded) {
+        blocks.push({ type: 'resource', resource: { uri: pathToFileURL(resolve(this.options.cwd, attachment.path)).href, text: attachment.text, mimeType: 'text/markdown' } });
+      } else {
+        blocks.push({ type: 'text', text: `${attachment.path}${lines}:\n\`\`\`\n${attachment.text}\n\`\`\`` });
+      }
+    }
+    return blocks;
+  }
+
+  private clientSide(): ClientSide {
+    return {
+      onActivity: () => {
+        if (this.turn) this.touchStreaming(this.turn);
+      },
+      onOversized: (limit) => {
+        const error = new AcpError('acp.message-too-large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
+        this.options.log.error(error.message);
+        this.turn?.channel.push(errorEvent(error));
+      },
+      onUpdate: (params) => {
+        if (this.conn && params.sessionId !== this.conn.sessionId) {
+          this.options.log.debug(`acp ${this.agent.name}: update for another session ignored`);
+          return;
+        }
+        const result = updateToEvents(params.update, this.tools);
+        if ('invalid' in result) {
+          this.options.log.warn(`acp ${this.agent.name}: skipped an invalid session/update (${result.invalid})`);
+          return;
+        }
+        for (const event of result.events) this.turn?.channel.push(event);
+      },
+      requestPermission: (params, signal) => this.requestPermission(params, signal),
+      readTextFile: async (params) => {
+        try {
+          return { content: await this.files.read(params.path, params.line, params.limit) };
+        } catch (error) {
+          throw this.fileError('read', params.path, error);
+        }
+      },
+      writeTextFile: async (params, signal) => {
+        try {
+          await this.files.write(params.path, params.content, (relativePath) => this.confirmOverwrite(relativePath, signal));
+          return {};
+        } catch (error) {
+          throw this.fileError('write', params.path, error);
+        }
+      },
+    };
+  }
+
+  private async requestPermission(params: acp.RequestPermissionRequest, requestSignal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const id = params.toolCall.toolCallId;
+    const known = this.tools.calls.get(id);
+    const title = params.toolCall.title ?? known?.title ?? id;
+    const kind = params.toolCall.kind ?? known?.kind ?? 'other';
+    const rawInput = params.toolCall.rawInput ?? known?.rawInput;
+    if (!known) {
+      this.tools.calls.set(id, { title, kind, status: 'pending', rawInput });
+      this.turn?.channel.push({ type: 'tool_call', id, name: kind, title, arguments: rawInput, status: 'pending' });
+    }
+    const signal = AbortSignal.any([requestSignal, ...(this.turn ? [this.turn.controller.signal] : [])]);
+    const detail = rawInput === undefined ? undefined : truncate(typeof rawInput === 'string' ? rawInput : JSON.stringify(rawInput, null, 2), 2000);
+    const decision = await this.broker.decide(`${kind}\u0000${title}`, { toolCallId: id, title, ...(detail ? { detail } : {}), options: params.options.map(({ optionId, name, kind: optionKind }) => ({ optionId, name, kind: optionKind })) }, signal);
+    if (!decision.allowed) {
+      this.tools.denied.add(id);
+      this.turn?.channel.push({ type: 'tool_update', id, status: 'denied', isError: true });
+    }
+    return { outcome: decision.outcome };
+  }
+
+  private async confirmOverwrite(relativePath: string, requestSignal: AbortSignal): Promise<boolean> {
+    if (!this.options.confirmDestructive) return true;
+    const signal = AbortSignal.any([requestSignal, ...(this.turn ? [this.turn.controller.signal] : [])]);
+    const decision = await this.broker.decide('fs/write_text_file', {
+      toolCallId: `write:${relativePath}`,
+      title: `${this.agent.name} wants to overwrite ${relativePath}`,
+      options: [
+        { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'allow_always', name: 'Allow all writes in this session', kind: 'allow_always' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+    }, signal);
+    return decision.allowed;
+  }
+
+  private fileError(operation: 'read' | 'write', path: string, error: unknown): RequestError {
+    this.options.log.warn(`acp ${this.agent.name}: ${operation} ${path} refused: ${describeError(error)}`);
+    if (error instanceof AcpError && error.code === 'acp.file-not-found') return RequestError.resourceNotFound(pathToFileURL(path).href);
+    if (error instanceof AcpError) return new RequestError(-32602, error.message);
+    return RequestError.internalError(undefined, describeError(error));
+  }
+}
+
+function errorEvent(error: unknown): AgentEvent {
+  if (error instanceof AcpError) return { type: 'error', code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
+  return { type: 'error', code: (error as { code?: string })?.code ?? 'acp.prompt-failed', message: describeError(error) };
+}
+
+function stopReasonOf(reason: acp.StopReason): AgentStopReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'cancelled':
+    case 'max_tokens':
+    case 'refusal':
+      return reason;
+    case 'max_turn_requests':
+      return 'max_steps';
+    default:
+      return 'end_turn';
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms).unref?.());
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

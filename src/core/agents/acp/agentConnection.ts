@@ -1,0 +1,128 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { Logger } from '../../host';
+import { AcpError } from './acpErrors';
+import { AgentProcess } from './agentProcess';
+import { agentStream } from './agentStream';
+import { gatewayServers, type GatewayOffer } from './gatewayOffer';
+
+/** What the agent may ask of Hearth while the connection is up (implemented by the session). */
+export interface ClientSide {
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
+  /** A `session/update` notification, in arrival order, before any later response is seen. */
+  onUpdate(params: { sessionId?: unknown; update?: unknown }): void;
+  /** Any message from the agent: it is alive (feeds the streaming time-out). */
+  onActivity(): void;
+  onOversized(limit: number): void;
+}
+
+export interface ConnectOptions {
+  agentName: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  gateway?: GatewayOffer;
+  maxMessageBytes: number;
+  startTimeoutMs: number;
+  clientVersion: string;
+  log: Logger;
+  side: ClientSide;
+}
+
+/**
+ * One running agent process with an initialized ACP connection and one `session/new` session.
+ * A crash or a restart makes a new AgentConnection; the AcpSession above outlives them.
+ */
+export class AgentConnection {
+  private constructor(
+    readonly process: AgentProcess,
+    readonly connection: acp.ClientConnection,
+    readonly sessionId: string,
+    readonly agentCapabilities: acp.AgentCapabilities | undefined,
+  ) {}
+
+  static async open(options: ConnectOptions): Promise<AgentConnection> {
+    const { log, agentName } = options;
+    let proc: AgentProcess;
+    try {
+      proc = await AgentProcess.start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`acp ${agentName}: ${line}`) });
+    } catch (error) {
+      throw new AcpError('acp.spawn-failed', `Could not start agent "${agentName}" (${options.command}): ${(error as Error).message}`, `Check the command in [acp.agents.${agentName}] or install the agent.`, { cause: error });
+    }
+    const side = options.side;
+    const stream = agentStream(proc.child.stdout!, proc.child.stdin!, {
+      maxMessageBytes: options.maxMessageBytes,
+      intercept(message) {
+        side.onActivity();
+        if ('method' in message && !('id' in message) && message.method === acp.methods.client.session.update) {
+          side.onUpdate((message.params ?? {}) as { sessionId?: unknown; update?: unknown });
+          return true;
+        }
+        return false;
+      },
+      onMalformed: (reason, sample) => log.warn(`acp ${agentName}: skipped a malformed message (${reason}): ${sample}`),
+      onOversized: (limit) => side.onOversized(limit),
+    });
+    const client = acp
+      .client({ name: 'hearth' })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => side.requestPermission(params, signal))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => side.readTextFile(params))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => side.writeTextFile(params, signal));
+    const connection = client.connect(stream);
+    try {
+      const ready = (async () => {
+        const init = await connection.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+          clientInfo: { name: 'hearth', version: options.clientVersion },
+        });
+        const mcpServers = gatewayServers(options.gateway, init.agentCapabilities?.mcpCapabilities?.http === true);
+        const session = await connection.agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers });
+        return new AgentConnection(proc, connection, session.sessionId, init.agentCapabilities);
+      })();
+      return await within(ready, proc, options.startTimeoutMs, agentName);
+    } catch (error) {
+      connection.close();
+      await proc.stop(200);
+      if (error instanceof AcpError) throw error;
+      const stderr = proc.stderr ? `\n${proc.stderr.slice(-500)}` : '';
+      throw new AcpError('acp.handshake-failed', `Agent "${agentName}" did not start a session: ${(error as Error)?.message ?? String(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
+    }
+  }
+
+  get exited(): boolean {
+    return this.process.hasExited;
+  }
+
+  prompt(prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    return this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId: this.sessionId, prompt });
+  }
+
+  cancel(): void {
+    this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
+  }
+
+  async close(graceMs?: number): Promise<void> {
+    this.connection.close();
+    await this.process.stop(graceMs);
+  }
+}
+
+/** The handshake, bounded by a time-out and by the process exiting first. */
+async function within<T>(work: Promise<T>, proc: AgentProcess, ms: number, agentName: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const fail = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AcpError('acp.handshake-failed', `Agent "${agentName}" did not answer initialize/session/new within ${Math.round(ms / 1000)} s`)), ms);
+    proc.exit.then(({ code, signal }) => {
+      const stderr = proc.stderr ? `: ${proc.stderr.slice(-500)}` : '';
+      reject(new AcpError('acp.agent-exited', `Agent "${agentName}" exited during start-up (${signal ?? `code ${code}`})${stderr}`));
+    });
+  });
+  try {
+    return await Promise.race([work, fail]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
