@@ -71,6 +71,7 @@ export class KilnIndex {
   /** One incremental run (or a full one with `force`); runs queue behind each other. */
   update(options: IndexRunOptions = {}): Promise<IndexReport> {
     return this.serialized(async () => {
+      const started = performance.now();
       const run = async () =>
         runIndex(
           { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log },
@@ -88,6 +89,8 @@ export class KilnIndex {
       } finally {
         this.version++;
       }
+      // Opening the index and loading the model count too: that is the time the user waits.
+      report.seconds = (performance.now() - started) / 1000;
       if (this.rebuiltReason) report.rebuilt = this.rebuiltReason;
       this.rebuiltReason = undefined;
       return report;

@@ -1,0 +1,64 @@
+import type { IndexReport } from '../../core/index/indexer';
+import { COMMON_HELP, createCliContext, parseCommandLine, type CliContext } from '../cliContext';
+import { createCliIndex } from '../indexContext';
+import type { CliIo } from '../main';
+import type { KilnIndex } from '../../core/index/kilnIndex';
+
+const HELP = `Usage: hearth index [--force | --clear] [--json] [--workspace DIR]
+
+Brings the kiln's index (<kiln>/.hearth/index/) up to date: only notes whose content changed are
+embedded again, deleted or excluded notes leave it. Progress on stderr per [cli].show_progress;
+Ctrl-C stops after the current batch and keeps what was embedded.
+
+      --force          embed every note again (asks first per [cli].confirm_destructive)
+      --clear          empty the index and stop (asks first per [cli].confirm_destructive)
+      --json           print the report as JSON
+${COMMON_HELP}
+`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandLine('index', argv, { force: { type: 'boolean' }, clear: { type: 'boolean' }, json: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const cli = await createCliContext(io, values);
+  cli.reportConfigProblems();
+  const index = createCliIndex(cli, io);
+  try {
+    if (values.clear) {
+      if (!(await cli.host.confirm(`Clear the index in ${index.dir}?`, 'Every note is embedded again by the next `hearth index`.'))) return 1;
+      await index.clear();
+      io.stdout.write(values.json ? `${JSON.stringify({ cleared: index.dir })}\n` : `Cleared the index in ${index.dir}\n`);
+      return 0;
+    }
+    if (values.force && (await index.exists()) && !(await cli.host.confirm('Rebuild the whole index?', 'Every note is embedded again.'))) return 1;
+    const report = await indexWithProgress(cli, index, values.force === true);
+    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    return report.cancelled ? 130 : 0;
+  } finally {
+    await index.dispose();
+  }
+}
+
+/** One run under the CLI's progress bar (cancellable with Ctrl-C); problems go to stderr. */
+export async function indexWithProgress(cli: CliContext, index: KilnIndex, force = false): Promise<IndexReport> {
+  const report = await cli.host.withProgress({ title: 'Indexing the kiln', cancellable: true }, (progress, signal) => index.update({ force, progress, signal }));
+  if (report.rebuilt) cli.host.writeLine(`index: rebuilt from scratch: ${report.rebuilt}`);
+  for (const problem of report.problems) cli.host.writeLine(`index: ${problem.path}: ${problem.message}`);
+  for (const skip of report.skipped) cli.host.log.info(`index: skipped ${skip.path}: ${skip.reason}`);
+  if (report.cancelled) cli.host.writeLine('index: cancelled; what was embedded is kept, and the next run continues from there.');
+  return report;
+}
+
+function formatReport(r: IndexReport): string {
+  return (
+    [
+      `notes     ${r.notes}`,
+      `chunks    ${r.chunks}`,
+      `embedded  ${r.embedded} chunks of ${r.embeddedNotes} notes (${r.unchanged} unchanged, ${r.removed} removed)`,
+      `skipped   ${r.skipped.length}${r.problems.length > 0 ? ` (${r.problems.length} with problems)` : ''}`,
+      `seconds   ${r.seconds.toFixed(2)}`,
+    ].join('\n') + '\n'
+  );
+}

@@ -1,0 +1,24 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { KilnIndex } from '../core/index/kilnIndex';
+import type { CliContext } from './cliContext';
+import type { CliIo } from './main';
+
+/** Where the CLI keeps models fetched by local_cpu (the editor uses its global storage instead). */
+export function cliModelCacheDir(env: NodeJS.ProcessEnv): string {
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'hearth', 'models');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'hearth', 'models');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hearth', 'models');
+}
+
+/** The kiln's index as `hearth index` and `hearth search` use it; the caller disposes it. */
+export function createCliIndex(cli: CliContext, io: CliIo): KilnIndex {
+  const { config } = cli.loaded;
+  return new KilnIndex({
+    kilnRoot: config.kiln_path ?? cli.workspaceRoot,
+    embedding: config.embedding,
+    processing: config.processing,
+    embedderDeps: { env: io.env, secrets: cli.host.secrets, modelCacheDir: cliModelCacheDir(io.env), baseDir: cli.workspaceRoot },
+    log: cli.host.log,
+  });
+}
