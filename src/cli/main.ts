@@ -27,6 +27,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   gateway: { summary: 'Serve kiln tools and upstream MCP servers as one MCP server (stdio or --http)', load: async () => (await import('./commands/gateway')).run },
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
   models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
+  index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
+  search: { summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text] [--limit N] [--json]', load: async () => (await import('./commands/search')).run },
   ask: { summary: 'Ask the active chat model one question; the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
 };
 
