@@ -1,0 +1,97 @@
+/**
+ * Every agent a surface can start: the internal ones (the built-in `kiln` and the cards) and the
+ * external ACP agents behind ExternalAgents. Cards are re-read on each call, so a card edited on
+ * disk applies to the next conversation without a reload. Every started session is recorded.
+ */
+import type { HearthConfig } from '../config/schema';
+import { describeError } from '../errors';
+import type { Logger } from '../host';
+import type { AgentCard, AgentCardProblem } from './agentCard';
+import { BUILTIN_AGENT_NAME, type LoadedCards } from './agentCards';
+import { AgentError } from './agentErrors';
+import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from './agentSession';
+import type { ExternalAgents } from './externalAgents';
+import { describeCard } from './internalAgents';
+import type { TranscriptStore } from './transcripts';
+
+export interface AgentCatalogOptions {
+  config: () => HearthConfig;
+  loadCards: () => Promise<LoadedCards>;
+  startInternal: (card: AgentCard, options: AgentStartOptions) => Promise<AgentSession>;
+  /** The ACP side; absent where it is not wired (then only internal agents exist). */
+  external?: ExternalAgents;
+  /** Absent: sessions are not recorded (tests, or a host without storage). */
+  transcripts?: TranscriptStore;
+  log: Logger;
+}
+
+export class HearthAgentCatalog implements AgentCatalog {
+  constructor(private readonly options: AgentCatalogOptions) {}
+
+  /** Cards that could not be loaded, with file and reason (`hearth agents` and the editor show them). */
+  async cardProblems(): Promise<AgentCardProblem[]> {
+    return (await this.options.loadCards()).problems;
+  }
+
+  async cards(): Promise<AgentCard[]> {
+    return [...(await this.options.loadCards()).cards.values()];
+  }
+
+  async list(): Promise<AgentDescriptor[]> {
+    const internal = (await this.cards()).map(describeCard);
+    const taken = new Set(internal.map((agent) => agent.name));
+    const external = (await this.externalAgents()).filter((agent) => {
+      if (!taken.has(agent.name)) return true;
+      this.options.log.warn(`[agents] the external agent "${agent.name}" has the name of an internal agent card; the card wins (rename one of them)`);
+      return false;
+    });
+    return [...internal, ...external];
+  }
+
+  /**
+   * `[acp].default_agent` when it names an agent that can run; otherwise `agent_preference`: `acp`
+   * takes the first available external agent, `internal` (or no external agent) the built-in `kiln`.
+   */
+  async defaultAgent(): Promise<string> {
+    const { acp, chat } = this.options.config();
+    const agents = await this.list();
+    if (acp.default_agent) {
+      const named = agents.find((agent) => agent.name === acp.default_agent);
+      if (named?.available) return named.name;
+      const why = named ? `is not available (${named.unavailableReason ?? 'unknown reason'})` : 'is not a known agent';
+      this.options.log.warn(`[agents] default_agent "${acp.default_agent}" ${why}; using agent_preference "${chat.agent_preference}" instead`);
+    }
+    if (chat.agent_preference === 'acp') {
+      const external = agents.find((agent) => agent.kind === 'external' && agent.available);
+      if (external) return external.name;
+    }
+    return BUILTIN_AGENT_NAME;
+  }
+
+  async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
+    const card = (await this.options.loadCards()).cards.get(name);
+    let session: AgentSession;
+    if (card) session = await this.options.startInternal(card, options);
+    else {
+      const external = (await this.externalAgents()).find((agent) => agent.name === name);
+      if (!external || !this.options.external) {
+        const known = (await this.list()).map((agent) => agent.name).join(', ');
+        throw new AgentError('agent-unknown', `no agent named "${name}" (known: ${known}); \`hearth agents\` lists them`);
+      }
+      if (!external.available) throw new AgentError('agent-unavailable', `the agent "${name}" is not available: ${external.unavailableReason ?? 'unknown reason'}`);
+      session = await this.options.external.start(name, options);
+    }
+    return this.options.transcripts ? this.options.transcripts.record(session, options.cwd) : session;
+  }
+
+  /** External discovery failing must not hide the internal agents. */
+  private async externalAgents(): Promise<AgentDescriptor[]> {
+    if (!this.options.external) return [];
+    try {
+      return await this.options.external.list();
+    } catch (error) {
+      this.options.log.warn(`[agents] listing external agents failed: ${describeError(error)}`);
+      return [];
+    }
+  }
+}
