@@ -21,7 +21,12 @@ export interface AgentStreamHooks {
  * SDK would answer the agent with a parse error for a line that was never a request).
  */
 export function agentStream(stdout: Readable, stdin: Writable, hooks: AgentStreamHooks): Stream {
+  // The SDK cancels the readable when it closes the connection; after that nothing may be enqueued.
+  let done = false;
   const readable = new ReadableStream<AnyMessage>({
+    cancel() {
+      done = true;
+    },
     start(controller) {
       const splitter = new BoundedLineSplitter(
         hooks.maxMessageBytes,
@@ -39,15 +44,15 @@ export function agentStream(stdout: Readable, stdin: Writable, hooks: AgentStrea
             hooks.onMalformed('not a JSON-RPC 2.0 message', text.slice(0, 200));
             return;
           }
+          if (done) return;
           if (!hooks.intercept(message as AnyMessage)) controller.enqueue(message as AnyMessage);
         },
         hooks.onOversized,
       );
-      let closed = false;
       const close = () => {
-        if (closed) return;
-        closed = true;
+        if (done) return;
         splitter.end();
+        done = true;
         controller.close();
       };
       stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
