@@ -1,0 +1,65 @@
+/**
+ * The `:` commands of the chat input, run on the host: `:model [id]`, `:models`, `:agent [name]`,
+ * `:clear`, `:new`, `:help`. The webview parses and completes them; this side decides.
+ */
+import { describeError } from '../errors';
+import type { ChatCommandName } from './protocol';
+
+/** Model switching as the chat sees it (the editor backs it with LlmRuntime and the switcher). */
+export interface ChatModels {
+  currentId(): string;
+  /** Switches for the session (`provider/model`, or a model name keeping the provider); throws when unusable. */
+  switchTo(id: string): string;
+  /** Every configured provider's models as `provider/model` ids, and the providers that failed. */
+  list(): Promise<{ ids: string[]; errors: string[] }>;
+  /** Opens the editor's model picker (`:model` alone). */
+  openSwitcher(): Promise<void>;
+}
+
+/** What a command may do to the panel (implemented by ChatController). */
+export interface ChatCommandTarget {
+  notice(level: 'info' | 'error', text: string): void;
+  showPicker(): Promise<void>;
+  pickAgent(name: string): Promise<void>;
+  clear(): Promise<void>;
+  newChat(): Promise<void>;
+}
+
+export const CHAT_HELP = [
+  'Commands:',
+  '  :model                 open the model switcher',
+  '  :model provider/model  switch model for this session (:model name keeps the provider)',
+  '  :models                list every configured provider\'s models',
+  '  :agent                 choose an agent;  :agent name  switch to it',
+  '  :clear                 empty this conversation',
+  '  :new                   start a new conversation',
+  '  :help                  this list',
+  'Keys: Enter sends, Shift+Enter adds a line, ↑ recalls what you sent, Tab completes a command.',
+].join('\n');
+
+export async function runChatCommand(target: ChatCommandTarget, models: ChatModels, name: ChatCommandName, arg: string): Promise<void> {
+  switch (name) {
+    case 'model':
+      if (!arg) return models.openSwitcher();
+      try {
+        const id = models.switchTo(arg);
+        return target.notice('info', `Model for this session: ${id}`);
+      } catch (error) {
+        return target.notice('error', describeError(error));
+      }
+    case 'models': {
+      const { ids, errors } = await models.list();
+      const current = models.currentId();
+      const lines = ids.map((id) => `${id === current ? '* ' : '  '}${id}`);
+      return target.notice('info', [`Models (* = active: ${current}):`, ...(lines.length ? lines : ['  (none listed)']), ...errors.map((e) => `  ! ${e}`)].join('\n'));
+    }
+    case 'agent':
+      return arg ? target.pickAgent(arg) : target.showPicker();
+    case 'clear':
+      return target.clear();
+    case 'new':
+      return target.newChat();
+    case 'help':
+      return target.notice('info', CHAT_HELP);
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * The host side of one chat panel: it owns the conversation, the agent session and the running
+ * turn, answers the webview's messages (validated on arrival) and streams agent events back. It
+ * knows nothing of VS Code: the editor passes storage, model switching, notes and confirmation in,
+ * so the whole flow is unit-tested with a fake AgentCatalog.
+ */
+import type { AgentCatalog, AgentDescriptor, AgentEvent, AgentSession, PromptAttachment } from '../agents/agentSession';
+import { describeError } from '../errors';
+import type { Logger } from '../host';
+import { runChatCommand, type ChatModels } from './chatCommands';
+import { appendEvent, finalStatus, newConversation, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import type { HistoryStore } from './historyStore';
+import { PermissionBroker } from './permissionBroker';
+import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
+
+export type { ChatModels } from './chatCommands';
+
+/** Notes the panel can attach: the editor's active note, its text, and (when indexed) search. */
+export interface ChatNotes {
+  activeNote(): AttachmentRef | undefined;
+  read(ref: AttachmentRef): Promise<string>;
+  search?(query: string): Promise<SearchHitView[]>;
+}
+
+export interface ChatControllerDeps {
+  catalog: AgentCatalog;
+  post(message: HostMessage): void;
+  store: HistoryStore;
+  models: ChatModels;
+  notes: ChatNotes;
+  /** Asks before deleting; answers true without asking when `[cli].confirm_destructive` is false. */
+  confirm(message: string, detail?: string): Promise<boolean>;
+  settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean };
+  cwd(): string;
+  log: Logger;
+  newId?(): string;
+  now?(): number;
+}
+
+interface PendingAttachment {
+  ref: AttachmentRef;
+  /** Given when attached (an editor selection, possibly unsaved); else read at send. */
+  text?: string;
+}
+
+export class ChatController {
+  private conversation: Conversation;
+  private agents: AgentDescriptor[] = [];
+  private session: AgentSession | undefined;
+  private running: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;
+  private attachments: PendingAttachment[] = [];
+  private pickerWanted: boolean;
+  private readonly permissions: PermissionBroker;
+  private readonly agentListeners = new Set<(agent: string | undefined) => void>();
+  private readonly newId: () => string;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+    this.now = deps.now ?? Date.now;
+    this.permissions = new PermissionBroker((m) => deps.post(m));
+    const lastId = deps.store.lastId();
+    this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
+    this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
+  }
+
+  get activeAgent(): string | undefined {
+    return this.conversation.agent;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Called with the conversation's agent whenever it changes (the status bar item). */
+  onDidChangeAgent(listener: (agent: string | undefined) => void): { dispose(): void } {
+    this.agentListeners.add(listener);
+    return { dispose: () => this.agentListeners.delete(listener) };
+  }
+
+  /** A raw message from the webview: parsed against the protocol, dropped (and logged) if malformed. */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if ('error' in parsed) {
+      this.deps.log.warn(`chat: ignored a malformed message from the panel (${parsed.error})`);
+      return;
+    }
+    try {
+      await this.dispatch(parsed.message);
+    } catch (error) {
+      this.deps.log.error(`chat: ${parsed.message.type} failed: ${describeError(error)}`);
+      this.notice('error', describeError(error));
+    }
+  }
+
+  private async dispatch(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        await this.refreshAgents();
+        return this.postState();
+      case 'send':
+        return this.send(message.text);
+      case 'stop':
+        return this.stop();
+      case 'retry':
+        return this.retry(message.turnId);
+      case 'permission':
+        return this.permissions.answer(message.requestId, message.optionId);
+      case 'pickAgent':
+        return this.pickAgent(message.name);
+      case 'command':
+        return runChatCommand(this, this.deps.models, message.name, message.arg?.trim() ?? '');
+      case 'newChat':
+        return this.newChat();
+      case 'openConversation':
+        return this.open(message.id);
+      case 'deleteConversation':
+        return this.deleteConversation(message.id);
+      case 'attachActiveNote': {
+        const ref = this.deps.notes.activeNote();
+        if (!ref) return this.notice('error', 'Open a note in the editor to attach it.');
+        return this.attach(ref);
+      }
+      case 'searchNotes':
+        return this.search(message.query);
+      case 'attachHit':
+        return this.attach({ path: message.path, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
+      case 'removeAttachment':
+        this.attachments.splice(message.index, 1);
+        return this.postAttachments();
+      case 'requestModels': {
+        const { ids } = await this.deps.models.list();
+        return this.deps.post({ type: 'models', ids });
+      }
+    }
+  }
+
+  /** Adds context to the next message (a note, a search hit, an editor selection with its text). */
+  attach(ref: AttachmentRef, text?: string): void {
+    const same = (a: AttachmentRef) => a.path === ref.path && a.startLine === ref.startLine && a.endLine === ref.endLine;
+    if (!this.attachments.some((a) => same(a.ref))) this.attachments.push({ ref, ...(text !== undefined ? { text } : {}) });
+    this.postAttachments();
+  }
+
+  async send(text: string): Promise<void> {
+    if (this.running) return this.notice('error', 'A reply is still streaming: stop it first.');
+    const attachments = this.attachments;
+    this.attachments = [];
+    const turn: Turn = { id: this.newId(), text, attachments: attachments.map((a) => a.ref), events: [], status: 'running' };
+    if (this.conversation.turns.length === 0) this.conversation.title = titleFor(text);
+    this.conversation.turns.push(turn);
+    this.postAttachments();
+    await this.run(turn, attachments);
+  }
+
+  async retry(turnId: string): Promise<void> {
+    if (this.running) return;
+    const turn = this.conversation.turns.find((t) => t.id === turnId);
+    if (!turn) return;
+    turn.events = [];
+    turn.status = 'running';
+    await this.run(
+      turn,
+      turn.attachments.map((ref) => ({ ref })),
+    );
+  }
+
+  /** Cancels the running turn: the agent's request is aborted and open permission prompts reject. */
+  async stop(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.abort.abort();
+    this.permissions.cancelAll();
+    await running.done;
+  }
+
+  async newChat(): Promise<void> {
+    await this.stop();
+    await this.endSession();
+    const agent = this.deps.settings().lazyAgentSelection ? undefined : this.conversation.agent;
+    this.conversation = newConversation(this.newId(), this.now(), agent);
+    this.pickerWanted = this.deps.settings().lazyAgentSelection;
+    this.attachments = [];
+    this.fireAgent();
+    this.postState();
+  }
+
+  /** Empties the current conversation (and the agent's memory of it: a fresh session). */
+  async clear(): Promise<void> {
+    await this.stop();
+    await this.endSession();
+    const id = this.conversation.id;
+    this.conversation = newConversation(this.newId(), this.now(), this.conversation.agent);
+    await this.deps.store.delete(id);
+    this.postState();
+  }
+
+  async pickAgent(name: string): Promise<void> {
+    if (this.agents.length === 0 || !this.agents.some((a) => a.name === name)) await this.refreshAgents();
+    const agent = this.agents.find((a) => a.name === name);
+    if (!agent) return this.notice('error', `No agent named "${name}". Known: ${this.agents.map((a) => a.name).join(', ') || 'none'}.`);
+    if (!agent.available) return this.notice('error', `${agent.name} is not available: ${agent.unavailableReason ?? 'unknown reason'}.`);
+    await this.stop();
+    if (this.conversation.agent !== name) await this.endSession();
+    this.conversation.agent = name;
+    this.pickerWanted = false;
+    this.fireAgent();
+    this.postState();
+  }
+
+  /** Opens the agent picker (`:agent` without a name). */
+  async showPicker(): Promise<void> {
+    await this.refreshAgents();
+    this.pickerWanted = true;
+    this.postState();
+  }
+
+  notice(level: 'info' | 'error', text: string): void {
+    this.deps.post({ type: 'notice', level, text });
+  }
+
+  /** The session's model changed (anywhere: status bar, palette, `:model`). */
+  modelChanged(): void {
+    this.deps.post({ type: 'model', model: this.deps.models.currentId() });
+  }
+
+  focusInput(): void {
+    this.deps.post({ type: 'focusInput' });
+  }
+
+  postState(): void {
+    const state: ChatState = {
+      settings: { enableMarkdown: this.deps.settings().enableMarkdown },
+      agents: this.agents,
+      ...(this.conversation.agent ? { activeAgent: this.conversation.agent } : {}),
+      showPicker: this.pickerWanted,
+      model: this.deps.models.currentId(),
+      conversation: this.conversation,
+      history: this.deps.store.list(),
+      attachments: this.attachments.map((a) => a.ref),
+      busy: this.busy,
+    };
+    this.deps.post({ type: 'state', state });
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    await this.endSession();
+    this.agentListeners.clear();
+  }
+
+  private async run(turn: Turn, attachments: PendingAttachment[]): Promise<void> {
+    const abort = new AbortController();
+    let finish!: () => void;
+    this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
+    const emit = (event: AgentEvent) => {
+      appendEvent(turn.events, event);
+      this.deps.post({ type: 'event', turnId: turn.id, event });
+    };
+    try {
+      const prompts = await this.readAttachments(attachments);
+      const session = await this.ensureSession(turn.id);
+      for await (const event of session.prompt(turn.text, prompts, abort.signal)) {
+        if (event.type === 'done' && abort.signal.aborted) break;
+        emit(event);
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) {
+        // The agent may be gone (crashed, bad key at start): a retry starts a fresh session.
+        await this.endSession();
+        const remedy = (error as { remedy?: unknown }).remedy;
+        emit({ type: 'error', code: (error as { code?: string }).code ?? 'chat.unexpected', message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
+      }
+    }
+    if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });
+    else if (!turn.events.some((e) => e.type === 'done')) emit({ type: 'done', stopReason: turn.events.some((e) => e.type === 'error') ? 'error' : 'end_turn' });
+    turn.status = finalStatus(turn.events);
+    this.conversation.updatedAt = this.now();
+    this.running = undefined;
+    this.deps.post({ type: 'turnEnd', turnId: turn.id });
+    try {
+      await this.deps.store.save(this.conversation);
+      await this.deps.store.setLast(this.conversation.id);
+      this.postHistory();
+    } catch (error) {
+      this.deps.log.error(`chat: saving the conversation failed: ${describeError(error)}`);
+    }
+    finish();
+  }
+
+  private async ensureSession(turnId: string): Promise<AgentSession> {
+    if (!this.conversation.agent) {
+      this.conversation.agent = await this.deps.catalog.defaultAgent();
+      this.pickerWanted = false;
+      this.fireAgent();
+    }
+    if (this.session && this.session.agent.name === this.conversation.agent) return this.session;
+    await this.endSession();
+    this.session = await this.deps.catalog.start(this.conversation.agent, {
+      host: { requestPermission: (request, signal) => this.permissions.ask(turnId, request, signal) },
+      cwd: this.deps.cwd(),
+    });
+    return this.session;
+  }
+
+  private async endSession(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    await session?.dispose().catch((error) => this.deps.log.warn(`chat: ending the agent session failed: ${describeError(error)}`));
+  }
+
+  private async readAttachments(attachments: PendingAttachment[]): Promise<PromptAttachment[]> {
+    return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text ?? (await this.deps.notes.read(a.ref)) })));
+  }
+
+  private async refreshAgents(): Promise<void> {
+    try {
+      this.agents = await this.deps.catalog.list();
+    } catch (error) {
+      this.deps.log.error(`chat: listing agents failed: ${describeError(error)}`);
+    }
+  }
+
+  private async open(id: string): Promise<void> {
+    const conversation = this.deps.store.load(id);
+    if (!conversation) return this.notice('error', 'That conversation is no longer saved.');
+    await this.stop();
+    await this.endSession();
+    this.conversation = conversation;
+    this.pickerWanted = false;
+    await this.deps.store.setLast(id);
+    this.fireAgent();
+    this.postState();
+  }
+
+  private async deleteConversation(id: string): Promise<void> {
+    const summary = this.deps.store.list().find((s) => s.id === id);
+    if (!(await this.deps.confirm(`Delete the conversation "${summary?.title ?? id}"?`, 'It cannot be restored.'))) return;
+    await this.deps.store.delete(id);
+    if (id === this.conversation.id) return this.newChat();
+    this.postHistory();
+  }
+
+  private async search(query: string): Promise<void> {
+    if (!this.deps.notes.search) return this.deps.post({ type: 'searchResults', query, hits: [], error: 'Search is not available yet: build the index first.' });
+    try {
+      this.deps.post({ type: 'searchResults', query, hits: await this.deps.notes.search(query) });
+    } catch (error) {
+      this.deps.post({ type: 'searchResults', query, hits: [], error: describeError(error) });
+    }
+  }
+
+  private postAttachments(): void {
+    this.deps.post({ type: 'attachments', attachments: this.attachments.map((a) => a.ref) });
+  }
+
+  private postHistory(): void {
+    this.postState();
+  }
+
+  private fireAgent(): void {
+    for (const listener of this.agentListeners) listener(this.conversation.agent);
+  }
+}

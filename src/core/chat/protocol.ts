@@ -1,0 +1,96 @@
+/**
+ * The one message protocol between the chat webview and its host (the extension). Both sides import
+ * this file, so a renamed field breaks the build instead of the panel. Messages are discriminated
+ * unions on `type`; what the webview sends is untrusted (it renders model output and notes) and is
+ * parsed with `parseWebviewMessage` on arrival, anything malformed dropped.
+ *
+ * Free of `vscode` and of DOM and Node APIs: it is bundled into the webview as well.
+ */
+import { z } from 'zod';
+import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
+import { CHAT_COMMANDS } from './commandNames';
+import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
+
+export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
+
+/** Settings the webview renders by; sent with every `state`. */
+export interface ChatSettings {
+  /** `[chat].enable_markdown`: markdown (sanitized) or plain text. */
+  enableMarkdown: boolean;
+}
+
+/** Everything the panel shows; sent on `ready` and whenever much of it changes at once. */
+export interface ChatState {
+  settings: ChatSettings;
+  agents: AgentDescriptor[];
+  /** The conversation's agent; undefined until one is picked (lazy_agent_selection). */
+  activeAgent?: string;
+  /** Whether to show the agent picker now (`lazy_agent_selection` and nothing picked yet). */
+  showPicker: boolean;
+  model: string;
+  conversation: Conversation;
+  history: ConversationSummary[];
+  /** Notes attached to the next message. */
+  attachments: AttachmentRef[];
+  /** A turn is running: the send button is a stop button. */
+  busy: boolean;
+}
+
+export interface SearchHitView {
+  path: string;
+  title?: string;
+  heading?: string;
+  startLine?: number;
+  endLine?: number;
+  snippet: string;
+}
+
+/** Host → webview. Trusted (the host builds them), so typed but not parsed. */
+export type HostMessage =
+  | { type: 'state'; state: ChatState }
+  | { type: 'turnStart'; turnId: string; text: string; attachments: AttachmentRef[] }
+  | { type: 'event'; turnId: string; event: AgentEvent }
+  | { type: 'turnEnd'; turnId: string }
+  | { type: 'permission'; requestId: string; turnId: string; request: PermissionRequest }
+  | { type: 'permissionDone'; requestId: string; optionId?: string }
+  | { type: 'model'; model: string }
+  | { type: 'models'; ids: string[] }
+  | { type: 'attachments'; attachments: AttachmentRef[] }
+  | { type: 'searchResults'; query: string; hits: SearchHitView[]; error?: string }
+  /** A line from Hearth itself (`:help`, `:models`, a switch), shown in the conversation, not saved. */
+  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | { type: 'focusInput' };
+
+
+// Bounds keep a compromised or buggy webview from pushing unbounded data into the host.
+const id = z.string().min(1).max(200);
+const shortText = z.string().max(2_000);
+
+const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('retry'), turnId: id }),
+  z.object({ type: z.literal('permission'), requestId: id, optionId: id.optional() }),
+  z.object({ type: z.literal('pickAgent'), name: id }),
+  z.object({ type: z.literal('command'), name: z.enum(CHAT_COMMANDS), arg: shortText.optional() }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('openConversation'), id }),
+  z.object({ type: z.literal('deleteConversation'), id }),
+  z.object({ type: z.literal('attachActiveNote') }),
+  z.object({ type: z.literal('searchNotes'), query: shortText }),
+  z.object({ type: z.literal('attachHit'), path: z.string().min(1).max(4_096), startLine: z.number().int().min(1).optional(), endLine: z.number().int().min(1).optional() }),
+  z.object({ type: z.literal('removeAttachment'), index: z.number().int().min(0).max(1_000) }),
+  z.object({ type: z.literal('requestModels') }),
+]);
+
+/** Webview → host. Untrusted: only ever produced by `parseWebviewMessage`. */
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** The message, or undefined (with the reason) when it does not match the protocol. */
+export function parseWebviewMessage(raw: unknown): { message: WebviewMessage } | { error: string } {
+  const result = webviewMessageSchema.safeParse(raw);
+  if (result.success) return { message: result.data };
+  const issue = result.error.issues[0];
+  return { error: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
+}

@@ -1,0 +1,103 @@
+/**
+ * Wires the chat: the panels, their controllers (agents, history in workspaceState, model
+ * switching through LlmRuntime, notes from the editor), the commands and keybindings' targets, and
+ * the agent status item. Called once from activate().
+ */
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { AgentCatalog } from '../../core/agents/agentSession';
+import { ChatController, type ChatModels } from '../../core/chat/chatController';
+import { HistoryStore } from '../../core/chat/historyStore';
+import type { SearchHitView } from '../../core/chat/protocol';
+import type { Host } from '../../core/host';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
+import { formatModelId } from '../../core/llm/modelId';
+import type { ConfigService } from '../configService';
+import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
+import { ChatPanels } from './chatPanels';
+import { EditorNotes } from './editorNotes';
+
+export const CHAT_COMMANDS = {
+  newChat: 'hearth.newChat',
+  focusChat: 'hearth.focusChat',
+  askAboutSelection: 'hearth.askAboutSelection',
+  openChatInEditor: 'hearth.openChatInEditor',
+} as const;
+
+export interface ChatFeatureDeps {
+  context: vscode.ExtensionContext;
+  configService: ConfigService;
+  host: Host;
+  llm: LlmRuntime;
+  catalog: AgentCatalog;
+  /** Semantic search over the kiln, once the index service is there. */
+  search?: (query: string) => Promise<SearchHitView[]>;
+}
+
+export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
+  const { context, configService, host, llm } = deps;
+  const store = new HistoryStore(context.workspaceState);
+  const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), deps.search);
+  const models: ChatModels = {
+    currentId: () => llm.selection.currentId(),
+    switchTo: (id) => {
+      const selected = llm.selection.switchTo(id);
+      return formatModelId(selected.name, selected.model);
+    },
+    list: async () => {
+      const listing = await llm.catalog.list();
+      return {
+        ids: listing.flatMap((entry) => entry.models.map((m) => formatModelId(entry.provider, m.id))),
+        errors: listing.filter((entry) => entry.error).map((entry) => `${entry.provider}: ${entry.error!.message}`),
+      };
+    },
+    openSwitcher: async () => {
+      await vscode.commands.executeCommand('hearth.switchModel');
+    },
+  };
+  const panels = new ChatPanels({
+    extensionUri: context.extensionUri,
+    log: host.log,
+    createController: (post) =>
+      new ChatController({
+        catalog: deps.catalog,
+        post,
+        store,
+        models,
+        notes,
+        confirm: (message, detail) => host.confirm(message, detail),
+        settings: () => ({ enableMarkdown: configService.current.config.chat.enable_markdown, lazyAgentSelection: configService.current.config.acp.lazy_agent_selection }),
+        cwd: () => configService.workspaceRoot ?? homedir(),
+        log: host.log,
+      }),
+  });
+
+  const status = new AgentStatusItem();
+  let agentSubscription: { dispose(): void } | undefined;
+  const follow = (controller: ChatController | undefined) => {
+    agentSubscription?.dispose();
+    status.update(controller?.activeAgent);
+    agentSubscription = controller?.onDidChangeAgent((agent) => status.update(agent));
+  };
+
+  return [
+    panels,
+    status,
+    { dispose: () => agentSubscription?.dispose() },
+    panels.onDidChangeActive(follow),
+    // A switch from anywhere (status bar, palette, `:model`) shows in every open chat.
+    llm.selection.onDidChange(() => panels.all().forEach((c) => c.modelChanged())),
+    configService.onDidChange(() => panels.all().forEach((c) => c.postState())),
+    vscode.commands.registerCommand(CHAT_COMMANDS.focusChat, () => panels.focusActive()),
+    vscode.commands.registerCommand(CHAT_COMMANDS.openChatInEditor, () => panels.openInEditor()),
+    vscode.commands.registerCommand(CHAT_COMMANDS.newChat, async () => (await panels.focusActive()).newChat()),
+    vscode.commands.registerCommand(PICK_AGENT_COMMAND_ID, async () => (await panels.focusActive()).showPicker()),
+    vscode.commands.registerCommand(CHAT_COMMANDS.askAboutSelection, async () => {
+      const selection = notes.selection();
+      const controller = await panels.focusActive();
+      if (!selection) return void vscode.window.showInformationMessage('Hearth: select some text in an editor to ask about it.');
+      controller.attach(selection.ref, selection.text);
+      controller.focusInput();
+    }),
+  ];
+}

@@ -1,0 +1,206 @@
+/**
+ * The chat panel in the webview: header (agent, model, conversations, new chat), the agent picker,
+ * the conversation, and the composer. It holds no truth of its own: the host sends state and
+ * streamed events, the app renders them and reports what the user did. Built on a Document passed
+ * in, so tests run it in jsdom.
+ */
+import type { ChatState, HostMessage, WebviewMessage } from '../core/chat/protocol';
+import { renderAgentPicker } from './agentPicker';
+import { Composer } from './composer';
+import { renderHistory } from './historyList';
+import { el, TurnView } from './turnView';
+
+export interface ChatAppOptions {
+  doc: Document;
+  root: HTMLElement;
+  post(message: WebviewMessage): void;
+  /** Defers streamed re-rendering; requestAnimationFrame in the panel. */
+  schedule?(work: () => void): void;
+}
+
+export class ChatApp {
+  private state: ChatState | undefined;
+  private models: string[] = [];
+  private readonly turns = new Map<string, TurnView>();
+  private readonly permissionTurns = new Map<string, string>();
+  private readonly agentButton: HTMLButtonElement;
+  private readonly modelButton: HTMLButtonElement;
+  private readonly historyButton: HTMLButtonElement;
+  private readonly overlay: HTMLElement;
+  private readonly messages: HTMLElement;
+  private readonly composer: Composer;
+  private historyOpen = false;
+  private readonly doc: Document;
+
+  constructor(private readonly options: ChatAppOptions) {
+    const { doc, root, post } = options;
+    this.doc = doc;
+    const header = el(doc, 'header', 'chat-header');
+    this.agentButton = this.button('Agent', 'Choose the agent (:agent)', () => post({ type: 'command', name: 'agent' }));
+    this.agentButton.classList.add('agent-button');
+    this.modelButton = this.button('', 'Switch the model (:model)', () => post({ type: 'command', name: 'model' }));
+    this.modelButton.classList.add('model-button');
+    this.historyButton = this.button('History', 'Saved conversations', () => this.toggleHistory());
+    this.historyButton.classList.add('history-button');
+    const newChat = this.button('New', 'New chat (:new)', () => post({ type: 'newChat' }));
+    newChat.classList.add('new-chat');
+    header.append(this.agentButton, this.modelButton, el(doc, 'span', 'spacer'), this.historyButton, newChat);
+    this.overlay = el(doc, 'div', 'overlay');
+    this.messages = el(doc, 'main', 'messages');
+    this.messages.setAttribute('aria-live', 'polite');
+    this.composer = new Composer({
+      doc,
+      post,
+      context: () => ({ agents: this.state?.agents ?? [], models: this.models }),
+      localNotice: (text) => this.notice('error', text),
+    });
+    root.replaceChildren(header, this.overlay, this.messages, this.composer.element);
+  }
+
+  get input(): HTMLTextAreaElement {
+    return this.composer.input;
+  }
+
+  receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'state':
+        return this.render(message.state);
+      case 'turnStart': {
+        if (this.state) this.state.busy = true;
+        this.composer.setBusy(true);
+        const existing = this.turns.get(message.turnId);
+        const view = this.turnView({ id: message.turnId, text: message.text, attachments: message.attachments });
+        if (existing) existing.element.replaceWith(view.element); // a retry starts the turn again
+        else this.messages.append(view.element);
+        view.setRunning(true);
+        return this.scroll();
+      }
+      case 'event':
+        this.turns.get(message.turnId)?.apply(message.event);
+        return this.scroll();
+      case 'turnEnd':
+        if (this.state) this.state.busy = false;
+        this.composer.setBusy(false);
+        this.turns.get(message.turnId)?.setRunning(false);
+        return;
+      case 'permission':
+        this.permissionTurns.set(message.requestId, message.turnId);
+        this.turns.get(message.turnId)?.showPermission(message.requestId, message.request);
+        return this.scroll();
+      case 'permissionDone': {
+        const turnId = this.permissionTurns.get(message.requestId);
+        if (turnId) this.turns.get(turnId)?.permissionDone(message.requestId, message.optionId);
+        return;
+      }
+      case 'model':
+        if (this.state) this.state.model = message.model;
+        this.modelButton.textContent = message.model;
+        return;
+      case 'models':
+        this.models = message.ids;
+        if (this.doc.activeElement === this.composer.input) this.composer.updateCompletions();
+        return;
+      case 'attachments':
+        if (this.state) this.state.attachments = message.attachments;
+        return this.composer.setAttachments(message.attachments);
+      case 'searchResults':
+        return this.composer.showSearchResults(message.query, message.hits, message.error);
+      case 'notice':
+        return this.notice(message.level, message.text);
+      case 'focusInput':
+        return this.composer.focus();
+    }
+  }
+
+  private render(state: ChatState): void {
+    const conversationChanged = this.state?.conversation.id !== state.conversation.id || this.state.conversation.turns.length !== state.conversation.turns.length || this.state.settings.enableMarkdown !== state.settings.enableMarkdown;
+    this.state = state;
+    this.agentButton.textContent = `Agent: ${state.activeAgent ?? 'choose…'}`;
+    this.modelButton.textContent = state.model;
+    this.composer.setBusy(state.busy);
+    this.composer.setAttachments(state.attachments);
+    this.renderOverlay();
+    if (conversationChanged || !state.busy) this.renderConversation();
+  }
+
+  private renderConversation(): void {
+    const state = this.state!;
+    this.turns.clear();
+    this.messages.replaceChildren();
+    if (state.conversation.turns.length === 0) {
+      this.messages.append(el(this.doc, 'div', 'empty', 'Ask about your notes. Attach the open note or search hits as context; type :help for commands.'));
+    }
+    for (const turn of state.conversation.turns) {
+      const view = this.turnView(turn);
+      for (const event of turn.events) view.apply(event);
+      view.setRunning(turn.status === 'running');
+      this.messages.append(view.element);
+    }
+    this.scroll();
+  }
+
+  private renderOverlay(): void {
+    const state = this.state!;
+    this.overlay.replaceChildren();
+    this.historyButton.classList.toggle('active', this.historyOpen);
+    if (state.showPicker) {
+      this.overlay.append(renderAgentPicker(this.doc, state.agents, state.activeAgent, (name) => this.options.post({ type: 'pickAgent', name }), () => this.closePicker()));
+    } else if (this.historyOpen) {
+      this.overlay.append(
+        renderHistory(
+          this.doc,
+          state.history,
+          state.conversation.id,
+          (id) => {
+            this.historyOpen = false;
+            this.options.post({ type: 'openConversation', id });
+          },
+          (id) => this.options.post({ type: 'deleteConversation', id }),
+        ),
+      );
+    }
+  }
+
+  private closePicker(): void {
+    if (!this.state) return;
+    this.state.showPicker = false;
+    this.renderOverlay();
+  }
+
+  private toggleHistory(): void {
+    this.historyOpen = !this.historyOpen;
+    if (this.state) this.state.showPicker = false;
+    this.renderOverlay();
+  }
+
+  private turnView(turn: { id: string; text: string; attachments: ChatState['attachments'] }): TurnView {
+    const view = new TurnView(turn, {
+      doc: this.doc,
+      enableMarkdown: this.state?.settings.enableMarkdown ?? true,
+      schedule: this.options.schedule ?? ((work) => work()),
+      onRetry: (turnId) => this.options.post({ type: 'retry', turnId }),
+      onPermission: (requestId, optionId) => this.options.post({ type: 'permission', requestId, ...(optionId ? { optionId } : {}) }),
+    });
+    this.turns.set(turn.id, view);
+    return view;
+  }
+
+  private notice(level: 'info' | 'error', text: string): void {
+    const notice = el(this.doc, 'div', `notice ${level}`, text);
+    if (level === 'error') notice.setAttribute('role', 'alert');
+    this.messages.append(notice);
+    this.scroll();
+  }
+
+  private scroll(): void {
+    this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  private button(text: string, title: string, onClick: () => void): HTMLButtonElement {
+    const button = el(this.doc, 'button', '', text) as HTMLButtonElement;
+    button.type = 'button';
+    button.title = title;
+    button.addEventListener('click', onClick);
+    return button;
+  }
+}

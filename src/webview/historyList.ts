@@ -1,0 +1,28 @@
+/** The saved conversations of this workspace: open one, or delete it (the host confirms). */
+import type { ConversationSummary } from '../core/chat/conversation';
+import { el } from './turnView';
+
+export function renderHistory(doc: Document, items: ConversationSummary[], currentId: string, onOpen: (id: string) => void, onDelete: (id: string) => void): HTMLElement {
+  const section = el(doc, 'section', 'history');
+  section.setAttribute('aria-label', 'Conversations');
+  section.append(el(doc, 'h2', '', 'Conversations'));
+  if (items.length === 0) section.append(el(doc, 'p', 'muted', 'No saved conversations yet.'));
+  const list = el(doc, 'ul', 'history-list');
+  for (const item of items) {
+    const row = el(doc, 'li', item.id === currentId ? 'current' : '');
+    row.dataset.conversationId = item.id;
+    const open = el(doc, 'button', 'history-open') as HTMLButtonElement;
+    open.type = 'button';
+    open.append(el(doc, 'span', 'history-title', item.title), el(doc, 'span', 'muted', ` ${item.agent ? `${item.agent} · ` : ''}${item.turns} message${item.turns === 1 ? '' : 's'} · ${new Date(item.updatedAt).toLocaleString()}`));
+    open.addEventListener('click', () => onOpen(item.id));
+    const remove = el(doc, 'button', 'icon history-delete', '🗑') as HTMLButtonElement;
+    remove.type = 'button';
+    remove.title = 'Delete this conversation';
+    remove.setAttribute('aria-label', `Delete ${item.title}`);
+    remove.addEventListener('click', () => onDelete(item.id));
+    row.append(open, remove);
+    list.append(row);
+  }
+  section.append(list);
+  return section;
+}
