@@ -3,80 +3,37 @@
 // one upstream's tools, an edit to [mcp] applies live, and closing the editor ends the upstream's
 // whole process tree.
 //
-// Needs code-server and the packaged extension: HEARTH_CODE_SERVER (default
-// .e2e/code-server/node_modules/.bin/code-server) and HEARTH_VSIX (default dist/hearth.vsix);
-// skipped with a note when either is missing.
+// Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
+// is missing, a failure in CI.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { alive, openBrowser, prerequisites, quickPickRows, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
-const CODE_SERVER = process.env.HEARTH_CODE_SERVER ?? resolve('.e2e/code-server/node_modules/.bin/code-server');
-const VSIX = process.env.HEARTH_VSIX ?? resolve('dist/hearth.vsix');
-const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
 const TREE_SERVER = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
-const missing = [CODE_SERVER, VSIX, CHROMIUM].filter((p) => !existsSync(p));
-const skip = missing.length > 0 ? `missing ${missing.join(', ')} (run the e2e setup and npm run package)` : false;
+const skip = prerequisites();
 
-type Page = import('playwright-core').Page;
-type Browser = import('playwright-core').Browser;
-
-let root: string;
-let codeServer: ChildProcess | undefined;
-let browser: Browser | undefined;
+let scratch: ReturnType<typeof tempDir> | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
 let page: Page;
 let configFile: string;
 let pidFile: string;
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const gatewayItem = () => page.locator('.statusbar-item[id*="hearth.gateway"]').first();
+const gatewayItem = () => statusItem(page, 'hearth.gateway');
 const gatewayShows = (want: string) => until(`gateway status "${want}"`, async () => ((await gatewayItem().innerText()).includes(want) ? true : undefined));
-const rows = () => page.locator('.quick-input-widget .monaco-list-row');
+const rows = () => quickPickRows(page);
 
 before(async () => {
   if (skip) return;
-  root = mkdtempSync(join(tmpdir(), 'hearth-e2e-gateway-'));
-  const ws = join(root, 'ws');
+  scratch = tempDir('gateway');
+  const ws = join(scratch.path, 'ws');
   mkdirSync(join(ws, '.hearth'), { recursive: true });
   writeFileSync(join(ws, 'hello.md'), '# Hello\n');
   configFile = join(ws, '.hearth', 'config.toml');
-  pidFile = join(root, 'tree-pids');
+  pidFile = join(scratch.path, 'tree-pids');
   writeFileSync(
     configFile,
     `# Two upstreams: one that works (and starts a child of its own), one whose command is missing.
@@ -98,32 +55,16 @@ type = "stdio"
 command = "hearth-e2e-missing-server"
 `,
   );
-  const env = { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_DATA_HOME: join(root, 'xdg-data'), XDG_CACHE_HOME: join(root, 'xdg-cache') };
-  const dirs = ['--user-data-dir', join(root, 'user'), '--extensions-dir', join(root, 'extensions')];
-  mkdirSync(join(root, 'user', 'User'), { recursive: true });
-  writeFileSync(join(root, 'user', 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false }));
-  const install = spawnSync(CODE_SERVER, [...dirs, '--install-extension', VSIX], { env, encoding: 'utf8' });
-  assert.equal(install.status, 0, install.stderr);
-  const port = await freePort();
-  codeServer = spawn(CODE_SERVER, ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...dirs, ws], { env, stdio: 'ignore', detached: true });
-  await until('code-server /healthz', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), 60_000);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${ws}`);
+  codeServer = await startCodeServer({ workspace: ws });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
   await gatewayItem().waitFor({ timeout: 90_000 });
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
-  if (codeServer?.pid) {
-    try {
-      process.kill(-codeServer.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
+  await workbench?.close();
+  await codeServer?.stop();
+  scratch?.remove();
 });
 
 test('gateway health in the status bar, Show Tool Servers, live [mcp] apply, trees ended with the editor', { skip, timeout: 180_000 }, async () => {
@@ -153,9 +94,10 @@ test('gateway health in the status bar, Show Tool Servers, live [mcp] apply, tre
   assert.deepEqual(readFileSync(pidFile, 'utf8').split(' ').map(Number), [leader, child], 'tree upstream kept running');
   assert.ok(alive(leader) && alive(child));
 
+  await screenshot(page, 'gateway-live-apply');
+
   // Closing the editor ends the upstream and the child it started.
-  await browser?.close();
-  browser = undefined;
-  process.kill(-codeServer!.pid!, 'SIGTERM');
+  await workbench!.close();
+  codeServer!.signal('SIGTERM');
   await until('upstream tree ended', async () => (!alive(leader) && !alive(child) ? true : undefined), 20_000);
 });

@@ -2,77 +2,35 @@
 // palette changes the status bar, and a persisted switch lands in the workspace config with its
 // comments intact. The providers are aimock on loopback (test/unit/llm/mockLlm.ts).
 //
-// Needs code-server and the packaged extension: HEARTH_CODE_SERVER (default
-// .e2e/code-server/node_modules/.bin/code-server) and HEARTH_VSIX (default dist/hearth.vsix);
-// skipped with a note when either is missing.
+// Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
+// is missing, a failure in CI.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
+import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
-const CODE_SERVER = process.env.HEARTH_CODE_SERVER ?? resolve('.e2e/code-server/node_modules/.bin/code-server');
-const VSIX = process.env.HEARTH_VSIX ?? resolve('dist/hearth.vsix');
-const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
-const missing = [CODE_SERVER, VSIX, CHROMIUM].filter((p) => !existsSync(p));
-const skip = missing.length > 0 ? `missing ${missing.join(', ')} (run the e2e setup and npm run package)` : false;
+const skip = prerequisites();
 
-type Page = import('playwright-core').Page;
-type Browser = import('playwright-core').Browser;
-
-let root: string;
-let server: MockLlm;
-let codeServer: ChildProcess | undefined;
-let browser: Browser | undefined;
+let scratch: ReturnType<typeof tempDir> | undefined;
+let server: MockLlm | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
 let page: Page;
 let configFile: string;
 let original: string;
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
-const statusText = () => page.locator('.statusbar-item[id*="hearth.status"]').first().innerText();
-const statusShows = (want: string) => until(`status bar "${want}"`, async () => ((await statusText()).includes(want) ? true : undefined));
-
-async function palette(command: string): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor();
-  await page.keyboard.type(command);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: command.replace(/^Hearth: /, '') }).first().waitFor();
-  await page.keyboard.press('Enter');
-}
+const statusShows = (want: string) => until(`status bar "${want}"`, async () => ((await statusItem(page, 'hearth.status').innerText()).includes(want) ? true : undefined));
+const palette = (command: string) => runCommand(page, command);
 
 before(async () => {
   if (skip) return;
-  root = mkdtempSync(join(tmpdir(), 'hearth-e2e-models-'));
+  scratch = tempDir('models');
   server = await startMockLlm();
   server.mock.on({ model: 'gpt-4o-mini' }, { content: 'x' });
-  const ws = join(root, 'ws');
+  const ws = join(scratch.path, 'ws');
   mkdirSync(join(ws, '.hearth'), { recursive: true });
   configFile = join(ws, '.hearth', 'config.toml');
   original = `# Team settings: this comment must survive a persisted switch
@@ -91,42 +49,24 @@ api_key = "{env:E2E_MODELS_KEY}"  # never a literal
 default_model = "gpt-4o-mini"
 `;
   writeFileSync(configFile, original);
-  const env = { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_DATA_HOME: join(root, 'xdg-data'), XDG_CACHE_HOME: join(root, 'xdg-cache'), E2E_MODELS_KEY: 'sk-e2e-models' };
-  const dirs = ['--user-data-dir', join(root, 'user'), '--extensions-dir', join(root, 'extensions')];
-  // The welcome walkthrough opens late and takes the keyboard focus from quick picks.
-  mkdirSync(join(root, 'user', 'User'), { recursive: true });
-  writeFileSync(join(root, 'user', 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false }));
-  const install = spawnSync(CODE_SERVER, [...dirs, '--install-extension', VSIX], { env, encoding: 'utf8' });
-  assert.equal(install.status, 0, install.stderr);
-  const port = await freePort();
-  codeServer = spawn(CODE_SERVER, ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...dirs, ws], { env, stdio: 'ignore', detached: true });
-  await until('code-server /healthz', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), 60_000);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${ws}`);
-  await page.locator('.statusbar-item[id*="hearth.status"]').first().waitFor({ timeout: 90_000 });
+  codeServer = await startCodeServer({ workspace: ws, env: { E2E_MODELS_KEY: 'sk-e2e-models' } });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
+  await statusItem(page, 'hearth.status').waitFor({ timeout: 90_000 });
 });
 
 after(async () => {
-  await browser?.close().catch(() => undefined);
-  // code-server runs a tree of processes: end the whole group.
-  if (codeServer?.pid) {
-    try {
-      process.kill(-codeServer.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  await workbench?.close();
+  await codeServer?.stop();
   await server?.stop();
-  if (root) rmSync(root, { recursive: true, force: true });
+  scratch?.remove();
 });
 
 test('Switch Model from the palette: grouped list, session switch in the status bar, persisted with comments', { skip, timeout: 180_000 }, async () => {
   await statusShows('local/qwen2.5:0.5b');
 
   await palette('Hearth: Switch Model');
-  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  const rows = quickPickRows(page);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).waitFor();
   const texts = await rows.allInnerTexts();
   // Grouped by provider (separator labels), the active model checked and marked.
@@ -158,4 +98,5 @@ test('Switch Model from the palette: grouped list, session switch in the status 
   await until('the filtered row', async () => ((await rows.count()) === 1 ? true : undefined));
   await page.keyboard.press('Enter');
   await statusShows('cloud/gpt-4o-mini');
+  await screenshot(page, 'models-switched');
 });
