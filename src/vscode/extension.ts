@@ -24,6 +24,9 @@ import { LlmRuntime } from '../core/llm/llmRuntime';
 import { CopilotProvider } from './copilotProvider';
 import { ModelStatus } from './modelStatus';
 import { ModelSwitcher } from './modelSwitcher';
+import { IndexController, SEMANTIC_SEARCH_COMMAND } from './indexController';
+import { showSemanticSearch } from './semanticSearchPick';
+import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
@@ -63,13 +66,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
 
     // Features start one by one; one that fails to start is logged and the rest still run.
+    let gateway: GatewayController | undefined;
     startFeature(log, 'MCP gateway', () => {
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
-      const gateway = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
-      context.subscriptions.push(gateway, ...registerGatewayCommands(gateway));
+      const controller = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
+      gateway = controller;
+      context.subscriptions.push(controller, ...registerGatewayCommands(controller));
       // Only the [[mcp.servers]] entries that changed restart.
       onConfig('gateway', (loaded) => {
-        void gateway.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
+        void controller.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
       });
     });
 
@@ -81,6 +86,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
       context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
       refreshStatus = () => modelStatus.refresh();
+    });
+
+    startFeature(log, 'kiln index', () => {
+      // Indexed on activation and kept fresh by a file watcher; models fetched into global storage.
+      const modelCache = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
+      const index = new IndexController(host, log, modelCache);
+      context.subscriptions.push(
+        index,
+        vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
+        vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
+        vscode.commands.registerCommand('hearth.clearIndex', () => index.clear()),
+        index.onDidChangeIndex((current) => gateway?.setSemanticSearch(current ? indexSemanticSearch(() => index.current) : undefined)),
+      );
+      onConfig('kiln index', (loaded) => {
+        void index.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the index failed: ${describeError(error)}`));
+      });
     });
 
     await configService.start();

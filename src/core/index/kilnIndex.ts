@@ -24,6 +24,8 @@ export interface SearchRequest {
   mode?: SearchMode;
   limit?: number;
   signal?: AbortSignal;
+  /** Longest snippet (default 200 characters; tools for agents ask for more). */
+  snippetChars?: number;
 }
 
 /** Reciprocal-rank fusion constant (the usual 60: later ranks still count, the top ones most). */
@@ -113,7 +115,7 @@ export class KilnIndex {
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     if (mode === 'semantic') {
       const hits = await store.search(vector, limit);
-      return hits.map((hit) => toResult(hit.chunk, hit.score, query));
+      return hits.map((hit) => toResult(hit.chunk, hit.score, query, request.snippetChars));
     }
     // hybrid: vector and BM25 candidates, fused by reciprocal rank.
     const depth = Math.max(limit * 3, 30);
@@ -130,7 +132,7 @@ export class KilnIndex {
     return [...fused.values()]
       .sort((a, b) => b.score - a.score)
       .slice(0, limit)
-      .map((entry) => toResult(entry.chunk, entry.score, query));
+      .map((entry) => toResult(entry.chunk, entry.score, query, request.snippetChars));
   }
 
   /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
@@ -192,7 +194,7 @@ export class KilnIndex {
   }
 }
 
-function toResult(chunk: ChunkRecord, score: number, query: string): SearchResult {
+function toResult(chunk: ChunkRecord, score: number, query: string, snippetChars?: number): SearchResult {
   return {
     path: chunk.notePath,
     title: chunk.title,
@@ -200,6 +202,6 @@ function toResult(chunk: ChunkRecord, score: number, query: string): SearchResul
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     score: Math.round(score * 1e6) / 1e6,
-    snippet: makeSnippet(chunk.text, query),
+    snippet: makeSnippet(chunk.text, query, snippetChars),
   };
 }

@@ -1,0 +1,202 @@
+/**
+ * The kiln index inside the editor: built (incrementally) on activation and when `[embedding]`,
+ * `[processing]` or the kiln change, kept fresh by a debounced file watcher (notes saved, created,
+ * deleted or renamed re-index in the background), with a status bar item of its own
+ * (`hearth.index`) and the semantic_search kiln tool backed by it.
+ */
+import * as vscode from 'vscode';
+import { relative, sep } from 'node:path';
+import type { LoadedConfig } from '../core/config/load';
+import { describeError } from '../core/errors';
+import type { Host, Logger } from '../core/host';
+import type { IndexReport } from '../core/index/indexer';
+import { KilnIndex } from '../core/index/kilnIndex';
+import { ALWAYS_EXCLUDED } from '../core/kiln/tools/kilnPath';
+import { isNotePath } from '../core/kiln/tools/kilnWalk';
+
+export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
+/** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
+const WATCH_DEBOUNCE_MS = 1500;
+
+type IndexState = { kind: 'off'; reason: string } | { kind: 'indexing'; message?: string } | { kind: 'ready'; notes: number; chunks: number } | { kind: 'error'; message: string };
+
+export class IndexController implements vscode.Disposable {
+  private index: KilnIndex | undefined;
+  private key: string | undefined;
+  private watcher: vscode.Disposable | undefined;
+  private pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private state: IndexState = { kind: 'off', reason: 'no workspace' };
+  private readonly statusItem = vscode.window.createStatusBarItem('hearth.index', vscode.StatusBarAlignment.Right, 98);
+  private readonly _onDidChangeIndex = new vscode.EventEmitter<KilnIndex | undefined>();
+  /** Fires when the index object is replaced (the gateway's semantic_search follows it). */
+  readonly onDidChangeIndex = this._onDidChangeIndex.event;
+
+  constructor(
+    private readonly host: Host,
+    private readonly log: Logger,
+    private readonly modelCacheDir: string,
+  ) {
+    this.statusItem.name = 'Hearth index';
+    this.statusItem.command = SEMANTIC_SEARCH_COMMAND;
+    this.render();
+    this.statusItem.show();
+  }
+
+  get current(): KilnIndex | undefined {
+    return this.index;
+  }
+
+  /** A (re)loaded config: a new index when what it depends on changed, then an incremental run. */
+  async apply(loaded: LoadedConfig, workspaceRoot: string | undefined): Promise<void> {
+    const { config } = loaded;
+    const kilnRoot = config.kiln_path ?? workspaceRoot;
+    const key = JSON.stringify([kilnRoot, config.embedding, config.processing.store, config.processing.exclude, config.processing.max_file_size_kb]);
+    if (key === this.key) return;
+    this.key = key;
+    await this.replace(undefined);
+    if (!kilnRoot) {
+      this.setState({ kind: 'off', reason: 'no workspace folder' });
+      return;
+    }
+    let index: KilnIndex;
+    try {
+      index = new KilnIndex({
+        kilnRoot,
+        embedding: config.embedding,
+        processing: config.processing,
+        embedderDeps: { env: process.env, secrets: this.host.secrets, modelCacheDir: this.modelCacheDir, baseDir: workspaceRoot },
+        log: this.log,
+      });
+    } catch (error) {
+      this.setState({ kind: 'error', message: describeError(error) });
+      this.log.error(`index: ${describeError(error)}`);
+      return;
+    }
+    await this.replace(index);
+    this.watch(index);
+    void this.run(index, { title: 'Hearth: indexing the kiln' });
+  }
+
+  /** "Hearth: Reindex": every note embedded again, with progress. */
+  async reindex(): Promise<void> {
+    const index = this.requireIndex();
+    if (index) await this.run(index, { title: 'Hearth: reindexing the kiln', force: true });
+  }
+
+  /** "Hearth: Clear Index": confirmed when `confirm_destructive`; the index stays empty until Reindex. */
+  async clear(): Promise<void> {
+    const index = this.requireIndex();
+    if (!index) return;
+    if (!(await this.host.confirm('Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`))) return;
+    await index.clear();
+    this.setState({ kind: 'ready', notes: 0, chunks: 0 });
+    vscode.window.showInformationMessage('Hearth: the index was cleared.');
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.watcher?.dispose();
+    void this.index?.dispose();
+    this.statusItem.dispose();
+    this._onDidChangeIndex.dispose();
+  }
+
+  private requireIndex(): KilnIndex | undefined {
+    if (!this.index) vscode.window.showWarningMessage(`Hearth: no index (${this.state.kind === 'off' ? this.state.reason : this.state.kind === 'error' ? this.state.message : 'not ready'}).`);
+    return this.index;
+  }
+
+  private async replace(index: KilnIndex | undefined): Promise<void> {
+    clearTimeout(this.timer);
+    this.pending.clear();
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    const old = this.index;
+    this.index = index;
+    this._onDidChangeIndex.fire(index);
+    await old?.dispose().catch((error) => this.log.warn(`index: closing the old index failed: ${describeError(error)}`));
+  }
+
+  private watch(index: KilnIndex): void {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(index.kilnRoot), '**/*'));
+    const onEvent = (uri: vscode.Uri) => {
+      const path = relative(index.kilnRoot, uri.fsPath).split(sep).join('/');
+      // The index's own writes (.hearth) and anything outside the kiln are not notes.
+      if (!path || path.startsWith('..') || path.split('/').some((s) => ALWAYS_EXCLUDED.includes(s))) return;
+      // Non-note files are ignored, but a path without an extension may be a folder (renamed or deleted).
+      if (!isNotePath(path) && /\.[^/]+$/.test(path)) return;
+      this.pending.add(path);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flushPending(index), WATCH_DEBOUNCE_MS);
+    };
+    this.watcher = vscode.Disposable.from(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
+  }
+
+  private flushPending(index: KilnIndex): void {
+    if (index !== this.index || this.pending.size === 0) return;
+    const paths = [...this.pending];
+    this.pending.clear();
+    void this.run(index, { paths });
+  }
+
+  /** Full runs show a (cancellable) notification; background runs for a few paths only the status bar. */
+  private async run(index: KilnIndex, options: { title?: string; force?: boolean; paths?: string[] }): Promise<IndexReport | undefined> {
+    this.setState({ kind: 'indexing' });
+    try {
+      const work = (progress: { report(u: { message?: string; increment?: number }): void }, signal?: AbortSignal) =>
+        index.update({
+          force: options.force,
+          paths: options.paths,
+          signal,
+          progress: {
+            report: (update) => {
+              progress.report(update);
+              if (update.message) this.setState({ kind: 'indexing', message: update.message });
+            },
+          },
+        });
+      const report = options.title ? await this.host.withProgress({ title: options.title, cancellable: true }, work) : await work({ report() {} });
+      if (index !== this.index) return report;
+      if (report.rebuilt) vscode.window.showWarningMessage(`Hearth: the index was rebuilt: ${report.rebuilt}`);
+      for (const problem of report.problems) this.log.warn(`index: ${problem.path}: ${problem.message}`);
+      this.log.info(`index: ${report.notes} notes, ${report.chunks} chunks; embedded ${report.embedded} chunks of ${report.embeddedNotes} notes, ${report.removed} removed, ${report.skipped.length} skipped in ${report.seconds.toFixed(2)} s${report.cancelled ? ' (cancelled)' : ''}`);
+      this.setState({ kind: 'ready', notes: report.notes, chunks: report.chunks });
+      return report;
+    } catch (error) {
+      if (index !== this.index) return undefined;
+      this.setState({ kind: 'error', message: describeError(error) });
+      this.log.error(`index: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  private setState(state: IndexState): void {
+    this.state = state;
+    this.render();
+  }
+
+  private render(): void {
+    const s = this.state;
+    const item = this.statusItem;
+    item.backgroundColor = s.kind === 'error' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    switch (s.kind) {
+      case 'off':
+        item.text = '$(database) Index: off';
+        item.tooltip = `Hearth index: ${s.reason}`;
+        break;
+      case 'indexing':
+        item.text = `$(sync~spin) Indexing${s.message ? ` ${s.message}` : ''}`;
+        item.tooltip = 'Hearth is indexing the kiln';
+        break;
+      case 'ready':
+        item.text = `$(database) ${s.notes} notes`;
+        item.tooltip = `Hearth index: ${s.notes} notes, ${s.chunks} chunks. Click to search.`;
+        break;
+      case 'error':
+        item.text = '$(warning) Index';
+        item.tooltip = `Hearth index: ${s.message} (see Hearth: Show Log)`;
+        break;
+    }
+  }
+}
