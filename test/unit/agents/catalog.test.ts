@@ -140,7 +140,7 @@ test('transcripts of internal and external sessions survive a restart and are li
     assert.deepEqual(last?.type === 'event' ? last.event : last, { type: 'done', stopReason: 'end_turn' });
     const acpId = list.find((t) => t.agent === 'scripted')!.id;
     const acpTranscript = await store.read(acpId);
-    const kinds = acpTranscript.map((e) => (e.type === 'event' ? e.event.type : e.type));
+    const kinds: string[] = acpTranscript.map((e) => (e.type === 'event' ? e.event.type : e.type));
     assert.deepEqual(kinds.slice(0, 2), ['session', 'prompt']);
     for (const kind of ['thought', 'plan', 'tool_call', 'tool_update', 'text', 'done']) assert.ok(kinds.includes(kind), `${kind} recorded`);
     const prompt = acpTranscript[1];
