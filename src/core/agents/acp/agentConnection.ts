@@ -85,8 +85,14 @@ export class AgentConnection {
       return await within(ready, proc, options.startTimeoutMs, agentName);
     } catch (error) {
       connection.close();
+      // A write to an agent that is dying fails first (EPIPE); its exit explains more.
+      const exit = await Promise.race([proc.exit, new Promise<undefined>((done) => setTimeout(() => done(undefined), 200))]);
       await proc.stop(200);
       if (error instanceof AcpError) throw error;
+      if (exit) {
+        const stderr = proc.stderr ? `: ${proc.stderr.slice(-500)}` : '';
+        throw new AcpError('acp.agent-exited', `Agent "${agentName}" exited during start-up (${exit.signal ?? `code ${exit.code}`})${stderr}`, undefined, { cause: error });
+      }
       const stderr = proc.stderr ? `\n${proc.stderr.slice(-500)}` : '';
       throw new AcpError('acp.handshake-failed', `Agent "${agentName}" did not start a session: ${(error as Error)?.message ?? String(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
     }
