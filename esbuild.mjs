@@ -1,6 +1,6 @@
 // One build script, one entry per runtime: the extension host, the CLI, the webview.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,7 +29,16 @@ const builds = [
   { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The embedding worker (transformers.js off the main thread), loaded from beside the bundles.
-  { ...node, entryPoints: ['src/core/index/embedders/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
+  // transformers.js is bundled into it (the vsix ships no node_modules); only ONNX Runtime's native
+  // binding stays outside, copied to dist/node_modules for this platform (copyOnnxRuntime below);
+  // sharp (images only) is replaced by a stub.
+  {
+    ...node,
+    entryPoints: ['src/core/index/embedders/embedWorker.ts'],
+    outfile: 'dist/embedWorker.js',
+    external: ['onnxruntime-node', 'onnxruntime-common'],
+    alias: { sharp: './src/core/index/embedders/sharpStub.cjs' },
+  },
 ];
 if (existsSync('src/webview/main.ts')) {
   builds.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' });
@@ -43,6 +52,7 @@ if (watch) {
   // The `hearth` bin runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
   chmodSync('dist/cli.js', 0o755);
 }
+copyOnnxRuntime();
 await writeConfigSchema();
 
 // dist/config.schema.json, generated from the zod schema (contributed as tomlValidation): bundle a
@@ -55,4 +65,20 @@ async function writeConfigSchema() {
   } finally {
     rmSync(dirname(temp), { recursive: true, force: true });
   }
+}
+
+// dist/node_modules/onnxruntime-{node,common}: what dist/embedWorker.js requires at run time, with
+// the native binding of this platform only (the others would add ~250 MB to the vsix). A vsix for
+// another platform is packaged on (or for) that platform.
+function copyOnnxRuntime() {
+  const target = 'dist/node_modules';
+  rmSync(target, { recursive: true, force: true });
+  const ortNode = 'node_modules/onnxruntime-node';
+  const native = `bin/napi-v6/${process.platform}/${process.arch}`;
+  if (!existsSync(join(ortNode, native))) {
+    console.warn(`onnxruntime-node has no binding for ${process.platform}/${process.arch}: local_cpu embeddings will not work from dist/`);
+    return;
+  }
+  for (const part of ['package.json', 'dist', native]) cpSync(join(ortNode, part), join(target, 'onnxruntime-node', part), { recursive: true });
+  for (const part of ['package.json', 'dist']) cpSync(join('node_modules/onnxruntime-common', part), join(target, 'onnxruntime-common', part), { recursive: true });
 }
