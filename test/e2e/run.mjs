@@ -1,0 +1,72 @@
+// `npm run test:e2e`: installs code-server if needed, packages the extension if the .vsix is
+// missing or older than the build, then runs every test/e2e/*.e2e.test.ts one file at a time
+// (each starts its own code-server and Chromium: heavy, and they must not compete for 2 cores).
+// Exit code: non-zero when any file fails. Prints how long each step took.
+//
+// Usage: node test/e2e/run.mjs [substring…]   (only the e2e files whose name contains one)
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureCodeServer } from './setup.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+process.chdir(repo);
+const timings = [];
+
+function step(name, work) {
+  const started = Date.now();
+  try {
+    return work();
+  } finally {
+    const seconds = (Date.now() - started) / 1000;
+    timings.push([name, seconds]);
+    console.log(`[e2e] ${name}: ${seconds.toFixed(1)} s`);
+  }
+}
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+step('code-server setup', () => ensureCodeServer());
+
+const vsix = join('dist', 'hearth.vsix');
+// The vsix is stale when any bundle it carries is newer (a rebuild without a re-package).
+const newestBundle = Math.max(...['extension.js', 'cli.js', 'webview.js', 'embedWorker.js', 'config.schema.json'].map((f) => mtime(join('dist', f))), mtime('package.json'));
+if (!existsSync(vsix) || mtime(vsix) < newestBundle) {
+  step('npm run package', () => {
+    const result = spawnSync('npm', ['run', 'package', '--silent'], { stdio: 'inherit' });
+    if (result.status !== 0) {
+      console.error('[e2e] npm run package failed');
+      process.exit(1);
+    }
+  });
+} else {
+  console.log(`[e2e] ${vsix} is up to date`);
+}
+
+const filter = process.argv.slice(2);
+const files = readdirSync(join('test', 'e2e'))
+  .filter((name) => name.endsWith('.e2e.test.ts'))
+  .filter((name) => filter.length === 0 || filter.some((part) => name.includes(part)))
+  .sort()
+  .map((name) => join('test', 'e2e', name));
+if (files.length === 0) {
+  console.error('[e2e] no e2e test files found');
+  process.exit(1);
+}
+
+const failed = [];
+for (const file of files) {
+  const status = step(file, () => spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', file], { stdio: 'inherit' }).status);
+  if (status !== 0) failed.push(file);
+}
+
+const total = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
+console.log(`\n[e2e] timings:\n${timings.map(([name, s]) => `  ${s.toFixed(1).padStart(7)} s  ${name}`).join('\n')}\n  ${total.toFixed(1).padStart(7)} s  total`);
+if (failed.length > 0) {
+  console.error(`[e2e] FAILED: ${failed.join(', ')}`);
+  process.exit(1);
+}
+console.log(`[e2e] ${files.length} file(s) passed`);
