@@ -49,7 +49,7 @@ export class TurnView {
 
   setRunning(running: boolean): void {
     this.element.classList.toggle('running', running);
-    this.status.textContent = running ? 'Working…' : '';
+    this.status.textContent = running ? 'Working…' : (this.status.dataset.usage ?? '');
   }
 
   apply(event: AgentEvent): void {
@@ -122,7 +122,6 @@ export class TurnView {
         if (event.stopReason === 'cancelled') this.reply.append(el(doc, 'div', 'stopped', 'Stopped.'));
         else if (event.stopReason === 'max_steps' || event.stopReason === 'max_tokens') this.reply.append(el(doc, 'div', 'stopped', event.stopReason === 'max_steps' ? 'Stopped: the agent reached its step limit.' : 'Stopped: the reply reached max_tokens.'));
         else if (event.stopReason === 'refusal') this.reply.append(el(doc, 'div', 'stopped', 'The model refused.'));
-        if (this.status.dataset.usage) this.status.textContent = this.status.dataset.usage;
         return;
     }
   }

@@ -1,0 +1,56 @@
+/**
+ * The checks behind the Getting Started walkthrough: is the configuration valid, does the local
+ * runner answer, is there an index. Each reports in a notification with what to do next; the
+ * walkthrough marks its step done when the command ran.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
+import type { ConfigService } from '../configService';
+
+export const SETUP_COMMANDS = {
+  checkConfig: 'hearth.checkConfig',
+  checkLocalRunner: 'hearth.checkLocalRunner',
+  checkIndex: 'hearth.checkIndex',
+} as const;
+
+export function registerSetupChecks(configService: ConfigService, llm: () => LlmRuntime | undefined): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(SETUP_COMMANDS.checkConfig, async () => {
+      const { problems } = configService.current;
+      const errors = problems.filter((p) => p.severity === 'error').length;
+      if (errors > 0) {
+        const open = 'Show Problems';
+        if ((await vscode.window.showWarningMessage(`Hearth: the configuration has ${errors} error${errors === 1 ? '' : 's'}.`, open)) === open) await vscode.commands.executeCommand('workbench.actions.view.problems');
+        return;
+      }
+      const create = 'Open Workspace Config';
+      const answer = await vscode.window.showInformationMessage(
+        `Hearth: the configuration is valid${problems.length ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'})` : ''}. Kiln: ${configService.current.config.kiln_path ?? configService.workspaceRoot ?? '(none)'}`,
+        create,
+      );
+      if (answer === create) await vscode.commands.executeCommand('hearth.openWorkspaceConfig');
+    }),
+    vscode.commands.registerCommand(SETUP_COMMANDS.checkLocalRunner, async () => {
+      const runtime = llm();
+      if (!runtime) return void vscode.window.showErrorMessage('Hearth: the chat models could not start; see "Hearth: Show Log".');
+      const runners = runtime.selection.providers().filter((p) => p.type === 'local_runner');
+      if (runners.length === 0) return void vscode.window.showInformationMessage('Hearth: no local runner is configured; chat uses ' + runtime.selection.currentId());
+      const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hearth: asking the local runner' }, () => runtime.catalog.list({ refresh: true }));
+      const lines = listing
+        .filter((entry) => runners.some((r) => r.name === entry.provider))
+        .map((entry) => (entry.error ? `${entry.provider} (${entry.endpoint ?? ''}): ${entry.error.message}` : `${entry.provider} (${entry.endpoint ?? ''}) answers with ${entry.models.length} model${entry.models.length === 1 ? '' : 's'}: ${entry.models.slice(0, 5).map((m) => m.id).join(', ')}`));
+      const failed = listing.some((entry) => entry.error && runners.some((r) => r.name === entry.provider));
+      void (failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Hearth: ${lines.join('; ')}`);
+    }),
+    vscode.commands.registerCommand(SETUP_COMMANDS.checkIndex, async () => {
+      const kiln = configService.current.config.kiln_path ?? configService.workspaceRoot;
+      const dir = kiln ? join(kiln, '.hearth', 'index') : undefined;
+      const built = dir !== undefined && existsSync(dir) && readdirSync(dir).length > 0;
+      void vscode.window.showInformationMessage(
+        built ? `Hearth: an index exists in ${dir}. Search hits can be attached in the chat (Search notes).` : `Hearth: no index yet${dir ? ` in ${dir}` : ''}. Build it with \`hearth index\` in a terminal (or the index command, when available).`,
+      );
+    }),
+  ];
+}

@@ -1,0 +1,209 @@
+// The chat panel's webview in jsdom: state and streamed events rendered (markdown, tools collapsed
+// with arguments and result, inline permission prompts, errors with retry), and what the user's
+// keys and clicks send to the host (Enter, Shift+Enter, ↑, `:` completion, stop, picker, history).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import type { ChatState, WebviewMessage } from '../../../src/core/chat/protocol';
+import { ChatApp } from '../../../src/webview/chatApp';
+
+function setup(overrides: Partial<ChatState> = {}) {
+  const jsdom = new JSDOM('<!DOCTYPE html><body><div id="app"></div></body>');
+  const window = jsdom.window;
+  const doc = window.document;
+  const sent: WebviewMessage[] = [];
+  const app = new ChatApp({ doc, root: doc.getElementById('app')!, post: (m) => sent.push(m) });
+  const state: ChatState = {
+    settings: { enableMarkdown: true },
+    agents: [
+      { name: 'kiln', kind: 'internal', description: 'Answers from your notes', available: true },
+      { name: 'claude-code', kind: 'external', available: false, unavailableReason: 'claude-code-acp is not on PATH' },
+    ],
+    showPicker: false,
+    activeAgent: 'kiln',
+    model: 'local/qwen2.5:0.5b',
+    conversation: { id: 'c1', title: 'New chat', createdAt: 1, updatedAt: 1, turns: [] },
+    history: [],
+    attachments: [],
+    busy: false,
+    ...overrides,
+  };
+  app.receive({ type: 'state', state });
+  const $ = <T extends Element = HTMLElement>(selector: string) => doc.querySelector<T>(selector) as T;
+  const key = (k: string, init: KeyboardEventInit = {}) => app.input.dispatchEvent(new window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
+  const type = (text: string) => {
+    app.input.value = text;
+    app.input.setSelectionRange(text.length, text.length);
+    app.input.dispatchEvent(new window.Event('input'));
+  };
+  return { app, doc, sent, $, key, type, state };
+}
+
+test('a streamed turn: the user message with its attachment, markdown built from chunks, usage when done', () => {
+  const { app, $ } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'How do tomatoes grow?', attachments: [{ path: 'garden/tomatoes.md', startLine: 2, endLine: 5 }] });
+  assert.equal($('.send').textContent, 'Stop');
+  assert.equal($('.turn .user .body').textContent, 'How do tomatoes grow?');
+  assert.match($('.turn .user .attached').textContent!, /garden\/tomatoes\.md:2-5/);
+  assert.ok($('.turn').classList.contains('running'));
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'text', text: 'They need **sun' } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'text', text: '** and water.' } });
+  assert.equal($('.turn .agent strong').textContent, 'sun');
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'done', stopReason: 'end_turn' } });
+  app.receive({ type: 'turnEnd', turnId: 't1' });
+  assert.equal($('.send').textContent, 'Send');
+  assert.ok(!$('.turn').classList.contains('running'));
+  assert.equal($('.turn-status').textContent, '10 in · 5 out');
+});
+
+test('tool calls are collapsed with name, arguments and result; permission prompts show the agent\'s options and post the choice', () => {
+  const { app, $, doc, sent } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'make a note', attachments: [] });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_call', id: 'c1', name: 'create_note', arguments: { path: 'a.md', content: '# A' }, status: 'pending' } });
+  app.receive({ type: 'permission', requestId: 'p1', turnId: 't1', request: { toolCallId: 'c1', title: 'create_note a.md', detail: 'path: a.md', options: [{ optionId: 'once', name: 'Allow once', kind: 'allow_once' }, { optionId: 'always', name: 'Always allow', kind: 'allow_always' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } });
+  const buttons = [...doc.querySelectorAll<HTMLButtonElement>('.permission button')];
+  assert.deepEqual(
+    buttons.map((b) => b.textContent),
+    ['Allow once', 'Always allow', 'Reject'],
+  );
+  assert.equal($('.permission-detail').textContent, 'path: a.md');
+  buttons[2]!.click();
+  assert.deepEqual(sent.at(-1), { type: 'permission', requestId: 'p1', optionId: 'no' });
+  assert.ok(buttons.every((b) => b.disabled), 'answered once');
+  app.receive({ type: 'permissionDone', requestId: 'p1', optionId: 'no' });
+  assert.equal($('.permission-answer').textContent, 'You chose: Reject');
+
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_update', id: 'c1', status: 'denied' } });
+  const tool = $<HTMLDetailsElement>('details.tool');
+  assert.equal(tool.open, false, 'collapsed by default');
+  assert.equal(tool.dataset.status, 'denied');
+  assert.equal($('.tool-name').textContent, 'create_note');
+  assert.equal($('.tool-status').textContent, 'denied');
+  assert.deepEqual(JSON.parse($('.tool-args').textContent!), { path: 'a.md', content: '# A' });
+
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_call', id: 'c2', name: 'read_note', arguments: { path: 'b.md' }, status: 'in_progress' } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_update', id: 'c2', status: 'completed', result: '<b>note text</b>' } });
+  const results = doc.querySelectorAll('.tool-result');
+  assert.equal(results[0]!.textContent, '<b>note text</b>', 'results are text, never HTML');
+});
+
+test('an error shows its remedy and a retry button that asks the host to run the turn again; a stop is marked', () => {
+  const { app, $, sent } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'error', code: 'llm-unreachable', message: 'cannot connect to local at http://127.0.0.1:11434', remedy: 'Start the runner: ollama serve' } });
+  assert.equal($('.error').getAttribute('role'), 'alert');
+  assert.equal($('.error-remedy').textContent, 'Start the runner: ollama serve');
+  $<HTMLButtonElement>('.error .retry').click();
+  assert.deepEqual(sent.at(-1), { type: 'retry', turnId: 't1' });
+
+  app.receive({ type: 'turnStart', turnId: 't2', text: 'long', attachments: [] });
+  $<HTMLButtonElement>('.send').click();
+  assert.deepEqual(sent.at(-1), { type: 'stop' });
+  app.receive({ type: 'event', turnId: 't2', event: { type: 'done', stopReason: 'cancelled' } });
+  assert.equal($('.turn[data-turn-id="t2"] .stopped').textContent, 'Stopped.');
+});
+
+test('Enter sends, Shift+Enter does not, ↑ recalls; `:` commands complete and run; unknown commands stay local', () => {
+  const { app, sent, key, type, $, doc } = setup();
+  type('first question');
+  key('Enter');
+  assert.deepEqual(sent.at(-1), { type: 'send', text: 'first question' });
+  assert.equal(app.input.value, '');
+
+  type('line one');
+  const before = sent.length;
+  key('Enter', { shiftKey: true });
+  assert.equal(sent.length, before, 'Shift+Enter is a new line, not a send');
+
+  type('');
+  key('ArrowUp');
+  assert.equal(app.input.value, 'first question');
+
+  type(':mo');
+  assert.equal($('.completions').hidden, false);
+  assert.deepEqual(
+    [...doc.querySelectorAll('.completions .completion-label')].map((e) => e.textContent),
+    [':model', ':models'],
+  );
+  key('Enter'); // completes the partial command…
+  assert.equal(app.input.value, ':model ');
+  assert.deepEqual(sent.at(-1), { type: 'requestModels' }, 'model ids are asked for once :model is typed');
+  app.receive({ type: 'models', ids: ['local/qwen2.5:0.5b', 'cloud/gpt-4o-mini'] });
+  type(':model gpt');
+  key('Tab');
+  assert.equal(app.input.value, ':model cloud/gpt-4o-mini');
+  key('Enter'); // …and runs a complete one
+  assert.deepEqual(sent.at(-1), { type: 'command', name: 'model', arg: 'cloud/gpt-4o-mini' });
+
+  type(':nope');
+  key('Enter');
+  assert.match(doc.querySelector('.notice.error')!.textContent!, /Unknown command :nope/);
+  assert.deepEqual(sent.at(-1), { type: 'command', name: 'model', arg: 'cloud/gpt-4o-mini' });
+
+  app.receive({ type: 'model', model: 'cloud/gpt-4o-mini' });
+  assert.equal($('.model-button').textContent, 'cloud/gpt-4o-mini');
+});
+
+test('the agent picker lists internal and external agents, disables unavailable ones with why, and posts the pick', () => {
+  const { $, doc, sent, app, state } = setup({ showPicker: true, activeAgent: undefined });
+  assert.equal($('.agent-button').textContent, 'Agent: choose…');
+  const cards = [...doc.querySelectorAll<HTMLButtonElement>('.agent-card')];
+  assert.deepEqual(
+    cards.map((c) => c.dataset.agent),
+    ['kiln', 'claude-code'],
+  );
+  assert.ok(cards[1]!.disabled);
+  assert.match(cards[1]!.textContent!, /Unavailable: claude-code-acp is not on PATH/);
+  cards[0]!.click();
+  assert.deepEqual(sent.at(-1), { type: 'pickAgent', name: 'kiln' });
+  app.receive({ type: 'state', state: { ...state, showPicker: false, activeAgent: 'kiln' } });
+  assert.equal(doc.querySelector('.agent-picker'), null);
+  assert.equal($('.agent-button').textContent, 'Agent: kiln');
+});
+
+test('a restored conversation renders from its saved events; history lists conversations to open or delete', () => {
+  const { $, doc, sent } = setup({
+    conversation: {
+      id: 'c1',
+      title: 'tomatoes',
+      agent: 'kiln',
+      createdAt: 1,
+      updatedAt: 2,
+      turns: [{ id: 't1', text: 'tomatoes?', attachments: [], status: 'done', events: [{ type: 'text', text: '# Tomatoes\nNeed *sun*.' }, { type: 'done', stopReason: 'end_turn' }] }],
+    },
+    history: [
+      { id: 'c1', title: 'tomatoes', agent: 'kiln', updatedAt: 2, turns: 1 },
+      { id: 'c0', title: 'beans', updatedAt: 1, turns: 3 },
+    ],
+  });
+  assert.equal($('.turn .agent h1').textContent, 'Tomatoes');
+  assert.equal($('.turn .agent em').textContent, 'sun');
+  $<HTMLButtonElement>('.history-button').click();
+  const rows = [...doc.querySelectorAll<HTMLElement>('.history-list li')];
+  assert.deepEqual(
+    rows.map((r) => r.dataset.conversationId),
+    ['c1', 'c0'],
+  );
+  rows[1]!.querySelector<HTMLButtonElement>('.history-delete')!.click();
+  assert.deepEqual(sent.at(-1), { type: 'deleteConversation', id: 'c0' });
+  rows[1]!.querySelector<HTMLButtonElement>('.history-open')!.click();
+  assert.deepEqual(sent.at(-1), { type: 'openConversation', id: 'c0' });
+});
+
+test('attachments: chips with remove, attach the active note, search hits to attach', () => {
+  const { app, $, doc, sent } = setup();
+  app.receive({ type: 'attachments', attachments: [{ path: 'garden/beans.md' }] });
+  assert.match($('.composer .chips').textContent!, /garden\/beans\.md/);
+  $<HTMLButtonElement>('.composer .chips button').click();
+  assert.deepEqual(sent.at(-1), { type: 'removeAttachment', index: 0 });
+  $<HTMLButtonElement>('.attach-note').click();
+  assert.deepEqual(sent.at(-1), { type: 'attachActiveNote' });
+  app.receive({ type: 'searchResults', query: 'beans', hits: [{ path: 'garden/beans.md', title: 'Beans', heading: 'Sowing', startLine: 4, endLine: 9, snippet: 'Sow beans after the last frost' }] });
+  const hit = $('.search-results .hit');
+  assert.match(hit.textContent!, /Beans garden\/beans\.md:4-9 · Sowing/);
+  hit.querySelector<HTMLButtonElement>('button')!.click();
+  assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'garden/beans.md', startLine: 4, endLine: 9 });
+  app.receive({ type: 'searchResults', query: 'zzz', hits: [], error: 'Search is not available yet: build the index first.' });
+  assert.match(doc.querySelector('.search-results')!.textContent!, /build the index first/);
+});
