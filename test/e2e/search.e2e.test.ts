@@ -1,0 +1,80 @@
+// End to end in a real VS Code (code-server + Chromium) with the packaged .vsix installed: the kiln
+// is indexed on activation with the real transformers.js (bundled in dist/embedWorker.js, ONNX
+// Runtime shipped in the vsix) on the tiny generated model from a local folder; the index status
+// item counts the notes; "Hearth: Semantic Search" finds a note as you type and opens it at the
+// hit's line; a note created on disk afterwards is indexed in the background and found too.
+//
+// Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
+// is missing, a failure in CI.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { tinyModelDir } from '../unit/index/tinyModel';
+
+const skip = prerequisites();
+
+let scratch: ReturnType<typeof tempDir> | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
+let page: Page;
+let ws: string;
+
+const indexStatus = async () => (await statusItem(page, 'hearth.index').innerText()).trim();
+const indexShows = (notes: number) => until(`the index status "${notes} notes"`, async () => ((await indexStatus()).includes(`${notes} notes`) ? true : undefined), 90_000);
+
+before(async () => {
+  if (skip) return;
+  scratch = tempDir('search');
+  ws = join(scratch.path, 'notebook');
+  mkdirSync(join(ws, '.hearth'), { recursive: true });
+  mkdirSync(join(ws, 'garden'));
+  writeFileSync(join(ws, '.hearth', 'config.toml'), `[embedding]\nprovider = "local_cpu"\nmodel = ${JSON.stringify(tinyModelDir())}\n`);
+  writeFileSync(join(ws, 'Welcome.md'), '# Welcome\n\nThis notebook is about the garden and the kitchen.\n');
+  writeFileSync(
+    join(ws, 'garden', 'tomatoes.md'),
+    '---\ntitle: Tomatoes\n---\n# Tomatoes\n\nPlant them in May.\n\n## Watering\n\nWater the tomatoes every morning, never the leaves.\n',
+  );
+  writeFileSync(join(ws, 'bread.md'), '# Bread\n\nFlour, water, salt and yeast.\n');
+  codeServer = await startCodeServer({ workspace: ws });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
+});
+
+after(async () => {
+  await workbench?.close();
+  await codeServer?.stop();
+  scratch?.remove();
+});
+
+test('the kiln is indexed on activation; Semantic Search finds a note and opens it at the hit', { skip, timeout: 240_000 }, async () => {
+  await indexShows(3);
+
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('water the tomatoes every morning');
+  const row = quickPickRows(page).filter({ hasText: 'Tomatoes' }).first();
+  await row.waitFor({ timeout: 30_000 });
+  const rowText = await row.innerText();
+  assert.match(rowText, /Tomatoes > Watering/, 'the heading path is shown');
+  assert.match(rowText, /garden\/tomatoes\.md:8/, 'the path and line are shown');
+  assert.match(rowText, /never the leaves/, 'the snippet is shown');
+  await screenshot(page, 'search-quick-pick');
+  await row.click();
+
+  // The note opens with the cursor on the hit's first line.
+  await page.locator('.tab.active', { hasText: 'tomatoes.md' }).waitFor({ timeout: 20_000 });
+  await until('the cursor on line 8', async () => ((await page.locator('[id="status.editor.selection"]').innerText()).includes('Ln 8,') ? true : undefined));
+});
+
+test('a note created on disk is indexed in the background and found', { skip, timeout: 180_000 }, async () => {
+  writeFileSync(join(ws, 'garden', 'compost.md'), '# Compost\n\nTurn the compost heap every week.\n');
+  await indexShows(4);
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('compost heap');
+  await quickPickRows(page).filter({ hasText: 'Compost' }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Escape');
+});
