@@ -61,6 +61,9 @@ test('the kiln is indexed on activation; Semantic Search finds a note and opens 
   assert.match(rowText, /Tomatoes > Watering/, 'the heading path is shown');
   assert.match(rowText, /garden\/tomatoes\.md:8/, 'the path and line are shown');
   assert.match(rowText, /never the leaves/, 'the snippet is shown');
+  // Focus previews the note (the quick pick stays open).
+  await page.locator('.tab', { hasText: 'tomatoes.md' }).waitFor({ timeout: 20_000 });
+  assert.ok(await page.locator('.quick-input-widget input').isVisible(), 'the quick pick stays open while previewing');
   await screenshot(page, 'search-quick-pick');
   await row.click();
 
