@@ -1,7 +1,8 @@
 /**
  * `hearth ask "question"`: one prompt to the active provider (or `--model provider/model`), the
  * answer streamed to stdout. `--json` prints the whole message, usage and model at the end instead.
- * No tools are offered yet (the agents work adds them).
+ * With `--agent NAME` the prompt goes to an agent instead (internal or external ACP): one turn with
+ * tools, text on stdout, tool activity on stderr, permission prompts on the terminal (`--yes` allows).
  */
 import { isLlmError } from '../../core/llm/errors';
 import type { ChatMessage, Usage } from '../../core/llm/types';
@@ -9,15 +10,20 @@ import { formatModelId } from '../../core/llm/modelId';
 import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createLlmContext } from '../llmContext';
 import type { CliIo } from '../main';
+import { askAgent } from '../askAgent';
 
-const HELP = `Usage: hearth ask [--model provider/model] [--system TEXT] [--json] [--workspace DIR] "question"
+const HELP = `Usage: hearth ask [--agent NAME] [--model provider/model] [--system TEXT] [--json] [--yes] [--workspace DIR] "question"
 
 Sends one prompt to the active chat provider and streams the answer to stdout. Without a question
 argument the prompt is read from stdin.
 
+  -a, --agent NAME     run one turn with an agent (see hearth agents; "default" picks the default
+                       agent): tools run, their activity is shown on stderr, and tools that change
+                       things ask on the terminal first (--yes allows them)
   -m, --model ID       provider/model, or a model name of the active provider
-      --system TEXT    a system prompt
+      --system TEXT    a system prompt (without --agent)
       --json           print {message, usage, model, stopReason} when the answer is complete
+                       (with --agent: {agent, message, toolCalls, usage, stopReason, errors, transcript})
 ${COMMON_HELP}
 `;
 
@@ -31,7 +37,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals: words } = parseCommandLine(
     'ask',
     argv,
-    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' } },
+    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' }, agent: { type: 'string', short: 'a' } },
     true,
   );
   if (values.help) {
@@ -42,6 +48,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let question = words.filter((w) => w !== '-').join(' ').trim();
   if (!question && (words.includes('-') || !(io.stdin as { isTTY?: boolean }).isTTY)) question = (await readAll(io.stdin)).trim();
   if (!question) throw new UsageError('no question given (see hearth ask --help)');
+  if (values.agent !== undefined) return askAgent(values.agent, question, values, io);
 
   const ctx = await createLlmContext(io, values);
   if (model) ctx.selection.switchTo(model);

@@ -1,0 +1,83 @@
+/**
+ * What `hearth agents` and `hearth ask --agent` share: the agent catalog over the CLI's config,
+ * providers, kiln tools, upstream gateway (started only when a session needs it) and the ACP side,
+ * with transcripts in `<workspace>/.hearth/transcripts`. `dispose` stops every agent process and
+ * upstream server it started, so the command leaves nothing running.
+ */
+import { join } from 'node:path';
+import type { HearthAgentCatalog } from '../core/agents/agentCatalog';
+import { createAgentCatalog } from '../core/agents/agentSetup';
+import { AcpAgents } from '../core/agents/acp/acpAgents';
+import { hearthGatewayStdio } from '../core/agents/acp/gatewayOffer';
+import { globalConfigDir, WORKSPACE_DIR_NAME } from '../core/config/locations';
+import type { Gateway } from '../core/gateway/gateway';
+import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
+import { LlmRuntime } from '../core/llm/llmRuntime';
+// Bundled into dist/cli.js by esbuild (only the version field is kept).
+import { version } from '../../package.json';
+import type { CommonFlags } from './cliContext';
+import { settleWithin } from './gatewayContext';
+import { createLlmContext, type LlmContext } from './llmContext';
+import type { CliIo } from './main';
+
+export interface AgentContext {
+  llm: LlmContext;
+  catalog: HearthAgentCatalog;
+  external: AcpAgents;
+  workspaceRoot: string;
+  dispose(): Promise<void>;
+}
+
+/** How long `hearth ask --agent` waits for upstream servers before starting without the slow ones. */
+const GATEWAY_SETTLE_MS = 5000;
+
+/** The script this process runs, when it is a JavaScript bundle an agent can start as `hearth gateway`. */
+function cliScript(): string | undefined {
+  const script = process.argv[1];
+  return script && /\.(c|m)?js$/.test(script) ? script : undefined;
+}
+
+export async function createAgentContext(io: CliIo, flags: CommonFlags, options: { startGateway: boolean }): Promise<AgentContext> {
+  const llm = await createLlmContext(io, flags);
+  const { cli, loaded } = llm;
+  const { config } = loaded;
+  const workspaceRoot = cli.workspaceRoot;
+  const runtime = new LlmRuntime(() => loaded, llm.deps);
+  // The agent loop asks through the surface (terminal or --yes); the host's confirm is not used.
+  const kilnContext = kilnToolContext(config, cli.host, workspaceRoot);
+  let gateway: Gateway | undefined;
+  if (options.startGateway && config.mcp.servers.length > 0) {
+    gateway = createGateway(cli.host, io.env, { redactor: cli.redactor, cwd: workspaceRoot });
+    await settleWithin(gateway.applyConfig(config.mcp.servers), GATEWAY_SETTLE_MS);
+  }
+  const script = cliScript();
+  const external = new AcpAgents({
+    config: config.acp,
+    confirmDestructive: config.cli.confirm_destructive,
+    log: llm.log,
+    env: io.env,
+    secrets: cli.host.secrets,
+    redactor: cli.redactor,
+    gateway: script ? (cwd) => ({ stdio: hearthGatewayStdio(script, cwd) }) : undefined,
+    clientVersion: version,
+  });
+  const catalog = createAgentCatalog({
+    config: () => config,
+    runtime,
+    kilnContext,
+    gateway,
+    external,
+    globalConfigDir: globalConfigDir(io.env),
+    workspaceRoot,
+    storageDir: join(workspaceRoot, WORKSPACE_DIR_NAME),
+    log: llm.log,
+  });
+  const dispose = async () => {
+    await external.dispose();
+    if (gateway) {
+      await gateway.stop();
+      gateway.dispose();
+    }
+  };
+  return { llm, catalog, external, workspaceRoot, dispose };
+}

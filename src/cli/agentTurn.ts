@@ -1,0 +1,99 @@
+/**
+ * One agent turn in the terminal (`hearth ask --agent NAME`): the answer streams to stdout, tool
+ * activity, plans and errors go to stderr (so stdout stays the answer), and `--json` prints the
+ * whole turn at the end instead. Ctrl-C cancels the turn; the exit code says how it ended.
+ */
+import type { AgentEvent, AgentSession, PromptAttachment } from '../core/agents/agentSession';
+import { RecordedSession } from '../core/agents/transcripts';
+import type { Usage } from '../core/llm/types';
+
+export interface TurnOutput {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  json: boolean;
+}
+
+interface ToolRecord {
+  id: string;
+  name: string;
+  arguments?: unknown;
+  status: string;
+  result?: string;
+}
+
+const oneLine = (text: string, max = 160) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export async function runAgentTurn(session: AgentSession, prompt: string, attachments: PromptAttachment[], out: TurnOutput): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    out.stderr.write('\nhearth: cancelling… (press Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  let message = '';
+  let usage: Usage | undefined;
+  let stopReason = 'end_turn';
+  const tools = new Map<string, ToolRecord>();
+  const errors: { code: string; message: string; remedy?: string }[] = [];
+  const stderrLine = (text: string) => {
+    // Tool lines between answer chunks start on a line of their own in a terminal.
+    if (!out.json && message && !message.endsWith('\n') && (out.stdout as { isTTY?: boolean }).isTTY) {
+      out.stdout.write('\n');
+      message += '\n';
+    }
+    out.stderr.write(text + '\n');
+  };
+  const handle = (event: AgentEvent) => {
+    switch (event.type) {
+      case 'text':
+        message += event.text;
+        if (!out.json) out.stdout.write(event.text);
+        break;
+      case 'tool_call': {
+        const record = { id: event.id, name: event.name, arguments: event.arguments, status: event.status };
+        tools.set(event.id, record);
+        if (!out.json) stderrLine(`→ ${event.title ?? event.name}${event.arguments !== undefined ? ` ${oneLine(JSON.stringify(event.arguments), 120)}` : ''}`);
+        break;
+      }
+      case 'tool_update': {
+        const record = tools.get(event.id) ?? { id: event.id, name: event.id, status: event.status };
+        record.status = event.status;
+        if (event.result !== undefined) record.result = event.result;
+        tools.set(event.id, record);
+        if (out.json || event.status === 'in_progress' || event.status === 'pending') break;
+        const mark = event.status === 'completed' ? '✓' : event.status === 'denied' ? '⊘ denied' : '✗ failed';
+        stderrLine(`  ${mark} ${record.name}${event.status !== 'completed' && event.result ? `: ${oneLine(event.result)}` : ''}`);
+        break;
+      }
+      case 'plan':
+        if (!out.json) stderrLine(`plan:\n${event.entries.map((e) => `  [${e.status === 'completed' ? 'x' : e.status === 'in_progress' ? '~' : ' '}] ${e.content}`).join('\n')}`);
+        break;
+      case 'usage':
+        usage = { inputTokens: (usage?.inputTokens ?? 0) + event.usage.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + event.usage.outputTokens };
+        break;
+      case 'error':
+        errors.push({ code: event.code, message: event.message, ...(event.remedy ? { remedy: event.remedy } : {}) });
+        if (!out.json) stderrLine(`hearth ask: ${event.message}${event.remedy ? `\n  ${event.remedy}` : ''}`);
+        break;
+      case 'done':
+        stopReason = event.stopReason;
+        break;
+      case 'thought':
+        break;
+    }
+  };
+  try {
+    for await (const event of session.prompt(prompt, attachments, controller.signal)) handle(event);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+  if (out.json) {
+    const transcript = session instanceof RecordedSession ? session.transcriptId : null;
+    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], usage: usage ?? null, stopReason, errors, transcript }, null, 2) + '\n');
+  } else if (message && !message.endsWith('\n')) out.stdout.write('\n');
+  return stopReason === 'cancelled' ? 130 : stopReason === 'error' ? 1 : 0;
+}

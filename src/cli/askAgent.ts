@@ -1,0 +1,28 @@
+/**
+ * `hearth ask --agent NAME`: starts the named agent (or the default one for `default`) in the
+ * workspace, runs one turn, and ends the session and everything it started.
+ */
+import { createAgentContext } from './agentContext';
+import { runAgentTurn } from './agentTurn';
+import type { CommonFlags } from './cliContext';
+import { UsageError } from './cliContext';
+import type { CliIo } from './main';
+import { terminalPermissionHost } from './terminalPermission';
+
+export async function askAgent(name: string, question: string, flags: CommonFlags & { json?: boolean; model?: string; system?: string }, io: CliIo): Promise<number> {
+  if (!name.trim()) throw new UsageError('--agent needs a name (see hearth agents)');
+  if (flags.system) throw new UsageError('--system applies without --agent only; an agent has its own system prompt (an agent card)');
+  const ctx = await createAgentContext(io, flags, { startGateway: true });
+  try {
+    const agent = name === 'default' ? await ctx.catalog.defaultAgent() : name;
+    const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
+    const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, ...(flags.model ? { model: flags.model } : {}) });
+    try {
+      return await runAgentTurn(session, question, [], { stdout: io.stdout, stderr: io.stderr, json: flags.json === true });
+    } finally {
+      await session.dispose();
+    }
+  } finally {
+    await ctx.dispose();
+  }
+}
