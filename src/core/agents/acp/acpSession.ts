@@ -8,7 +8,7 @@ import type { Logger } from '../../host';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
 import { AcpError } from './acpErrors';
 import type { AcpLimits } from './acpLimits';
-import { AgentConnection, type ClientSide } from './agentConnection';
+import { AgentConnection, rpcErrorText, type ClientSide } from './agentConnection';
 import { EventChannel } from './eventChannel';
 import type { GatewayOffer } from './gatewayOffer';
 import { PermissionBroker } from './permissionBroker';
@@ -157,7 +157,7 @@ export class AcpSession implements AgentSession {
         push(errorEvent(new AcpError('acp.agent-exited', `Agent "${this.agent.name}" stopped in the middle of its answer${stderr}`, 'Send the message again to restart the agent.')));
       } else {
         const error = (outcome as { error?: unknown }).error;
-        push(errorEvent(new AcpError('acp.prompt-failed', `Agent "${this.agent.name}" failed: ${describeError(error)}`)));
+        push(errorEvent(new AcpError('acp.prompt-failed', `Agent "${this.agent.name}" failed: ${rpcErrorText(error)}`)));
       }
       return finish('error');
     }

@@ -94,7 +94,7 @@ export class AgentConnection {
         throw new AcpError('acp.agent-exited', `Agent "${agentName}" exited during start-up (${exit.signal ?? `code ${exit.code}`})${stderr}`, undefined, { cause: error });
       }
       const stderr = proc.stderr ? `\n${proc.stderr.slice(-500)}` : '';
-      throw new AcpError('acp.handshake-failed', `Agent "${agentName}" did not start a session: ${(error as Error)?.message ?? String(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
+      throw new AcpError('acp.handshake-failed', `Agent "${agentName}" did not start a session: ${rpcErrorText(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
     }
   }
 
@@ -131,4 +131,12 @@ async function within<T>(work: Promise<T>, proc: AgentProcess, ms: number, agent
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A JSON-RPC error's message with the details agents put in `data` ("Internal error" alone says little). */
+export function rpcErrorText(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  const data = (error as { data?: unknown })?.data;
+  const details = typeof data === 'string' ? data : typeof (data as { details?: unknown })?.details === 'string' ? (data as { details: string }).details : undefined;
+  return details ? `${message} (${details})` : message;
 }
