@@ -27,6 +27,9 @@ import { ModelSwitcher } from './modelSwitcher';
 import { IndexController, SEMANTIC_SEARCH_COMMAND } from './indexController';
 import { showSemanticSearch } from './semanticSearchPick';
 import { indexSemanticSearch } from '../core/index/semanticSearchFn';
+import { startChatFeature } from './chat/chatFeature';
+import { EditorAgentCatalog } from './chat/editorAgentCatalog';
+import { registerSetupChecks } from './chat/setupChecks';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
@@ -78,20 +81,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       });
     });
 
+    let llmRuntime: LlmRuntime | undefined;
     startFeature(log, 'chat models', () => {
       // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
       // models, and githubcopilot served through VS Code's language model API.
       const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
+      llmRuntime = llm;
       const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
       context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
       refreshStatus = () => modelStatus.refresh();
     });
 
+    let kilnIndex: IndexController | undefined;
     startFeature(log, 'kiln index', () => {
       // Indexed on activation and kept fresh by a file watcher; models fetched into global storage.
       const modelCache = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
       const index = new IndexController(host, log, modelCache);
+      kilnIndex = index;
       context.subscriptions.push(
         index,
         vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
@@ -102,6 +109,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onConfig('kiln index', (loaded) => {
         void index.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the index failed: ${describeError(error)}`));
       });
+    });
+
+    startFeature(log, 'chat', () => {
+      // The chat view and panel, its commands and the agent status item, over the agent catalog
+      // (internal cards + ACP agents offered the gateway); the walkthrough's checks beside it.
+      context.subscriptions.push(...registerSetupChecks(configService, () => llmRuntime));
+      if (!llmRuntime) throw new Error('the chat models did not start');
+      const runtime = llmRuntime;
+      const version = String(context.extension.packageJSON.version ?? '0.1.0');
+      const search = kilnIndex ? indexSemanticSearch(() => kilnIndex?.current) : undefined;
+      const catalog = new EditorAgentCatalog({
+        config: () => configService.current,
+        workspaceRoot: () => configService.workspaceRoot,
+        runtime,
+        host,
+        redactor,
+        gatewayEndpoint: () => gateway?.endpoint,
+        cliPath: context.asAbsolutePath('dist/cli.js'),
+        storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
+        version,
+        semanticSearch: () => (kilnIndex?.current ? search : undefined),
+      });
+      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current }));
     });
 
     await configService.start();

@@ -10,6 +10,7 @@ import { ChatController, type ChatModels } from '../../core/chat/chatController'
 import { HistoryStore } from '../../core/chat/historyStore';
 import type { SearchHitView } from '../../core/chat/protocol';
 import type { Host } from '../../core/host';
+import type { KilnIndex } from '../../core/index/kilnIndex';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import { formatModelId } from '../../core/llm/modelId';
 import type { ConfigService } from '../configService';
@@ -30,14 +31,24 @@ export interface ChatFeatureDeps {
   host: Host;
   llm: LlmRuntime;
   catalog: AgentCatalog;
-  /** Semantic search over the kiln, once the index service is there. */
-  search?: (query: string) => Promise<SearchHitView[]>;
+  /** The kiln index, once built (search hits to attach); undefined before. */
+  index: () => KilnIndex | undefined;
+}
+
+/** Hybrid search (meaning + words) over the index, as hits the panel lists to attach. */
+function indexSearch(index: () => KilnIndex | undefined): (query: string) => Promise<SearchHitView[]> {
+  return async (query) => {
+    const current = index();
+    if (!current) throw new Error('No index yet: run "Hearth: Reindex" (or `hearth index`) first.');
+    const results = await current.search(query, { mode: 'hybrid', limit: 10, snippetChars: 240 });
+    return results.map((r) => ({ path: r.path, title: r.title, ...(r.heading ? { heading: r.heading } : {}), startLine: r.startLine, endLine: r.endLine, snippet: r.snippet }));
+  };
 }
 
 export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   const { context, configService, host, llm } = deps;
   const store = new HistoryStore(context.workspaceState);
-  const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), deps.search);
+  const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), indexSearch(deps.index));
   const models: ChatModels = {
     currentId: () => llm.selection.currentId(),
     switchTo: (id) => {

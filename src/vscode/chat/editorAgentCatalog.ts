@@ -1,0 +1,102 @@
+/**
+ * The agent catalog inside the editor: internal agents (cards, the built-in `kiln`) on the session's
+ * LlmRuntime with the kiln tools, and external ACP agents offered Hearth's gateway (the loopback
+ * endpoint when it listens, else `hearth gateway` over stdio from the bundled CLI). The config is
+ * read at each call, so a reload (kiln path, `[acp]`, cards) applies to the next conversation.
+ */
+import { homedir } from 'node:os';
+import type * as vscode from 'vscode';
+import { AcpAgents } from '../../core/agents/acp/acpAgents';
+import { hearthGatewayStdio } from '../../core/agents/acp/gatewayOffer';
+import type { HearthAgentCatalog } from '../../core/agents/agentCatalog';
+import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from '../../core/agents/agentSession';
+import { createAgentCatalog } from '../../core/agents/agentSetup';
+import type { LoadedConfig } from '../../core/config/load';
+import { globalConfigDir } from '../../core/config/locations';
+import { kilnToolContext } from '../../core/gateway/gatewaySetup';
+import type { Host } from '../../core/host';
+import type { SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
+import type { Redactor } from '../../core/logging/redactingLogger';
+
+export interface EditorAgentCatalogDeps {
+  config: () => LoadedConfig;
+  workspaceRoot: () => string | undefined;
+  runtime: LlmRuntime;
+  host: Host;
+  redactor: Redactor;
+  /** The gateway's loopback endpoint, once it listens. */
+  gatewayEndpoint: () => { url: string; token: string } | undefined;
+  /** dist/cli.js of this extension (agents may spawn `hearth gateway` from it). */
+  cliPath: string;
+  /** Where transcripts are kept (the extension's workspace storage). */
+  storageDir?: string;
+  version: string;
+  /** semantic_search for the kiln tools, once an index exists. */
+  semanticSearch?: () => SemanticSearchFn | undefined;
+}
+
+export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
+  /** External agents per `[acp]` table seen; older ones are kept until dispose so their sessions can finish. */
+  private readonly externals: AcpAgents[] = [];
+  private externalFor: { acp: unknown; agents: AcpAgents } | undefined;
+  private readonly onExit = () => this.externals.forEach((e) => e.killNow());
+
+  constructor(private readonly deps: EditorAgentCatalogDeps) {
+    // An extension host that dies without deactivating must not leave agent processes behind.
+    process.on('exit', this.onExit);
+  }
+
+  list(): Promise<AgentDescriptor[]> {
+    return this.catalog().list();
+  }
+
+  defaultAgent(): Promise<string> {
+    return this.catalog().defaultAgent();
+  }
+
+  start(name: string, options: AgentStartOptions): Promise<AgentSession> {
+    return this.catalog().start(name, options);
+  }
+
+  private catalog(): HearthAgentCatalog {
+    const { config } = this.deps.config();
+    const workspaceRoot = this.deps.workspaceRoot() ?? homedir();
+    return createAgentCatalog({
+      config: () => this.deps.config().config,
+      runtime: this.deps.runtime,
+      kilnContext: kilnToolContext(config, this.deps.host, workspaceRoot, this.deps.semanticSearch?.()),
+      external: this.external(),
+      globalConfigDir: globalConfigDir(process.env),
+      workspaceRoot,
+      ...(this.deps.storageDir ? { storageDir: this.deps.storageDir } : {}),
+      log: this.deps.host.log,
+    });
+  }
+
+  private external(): AcpAgents {
+    const { config } = this.deps.config();
+    if (this.externalFor && this.externalFor.acp === config.acp) return this.externalFor.agents;
+    const agents = new AcpAgents({
+      config: config.acp,
+      confirmDestructive: config.cli.confirm_destructive,
+      log: this.deps.host.log,
+      env: process.env,
+      secrets: this.deps.host.secrets,
+      redactor: this.deps.redactor,
+      gateway: (cwd) => {
+        const http = this.deps.gatewayEndpoint();
+        return { ...(http ? { http } : {}), stdio: hearthGatewayStdio(this.deps.cliPath, cwd) };
+      },
+      clientVersion: this.deps.version,
+    });
+    this.externals.push(agents);
+    this.externalFor = { acp: config.acp, agents };
+    return agents;
+  }
+
+  dispose(): void {
+    process.off('exit', this.onExit);
+    for (const agents of this.externals) void agents.dispose();
+  }
+}
