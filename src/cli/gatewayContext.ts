@@ -4,7 +4,10 @@ import { Gateway } from '../core/gateway/gateway';
 import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
 import { createKilnTools } from '../core/kiln/tools/kilnTools';
 import type { KilnTool } from '../core/kiln/tools/kilnTool';
+import type { KilnIndex } from '../core/index/kilnIndex';
+import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { createCliContext, type CliContext, type CommonFlags } from './cliContext';
+import { createCliIndex } from './indexContext';
 import type { CliIo } from './main';
 
 export interface GatewayContext {
@@ -43,7 +46,11 @@ export async function createGatewayContext(io: CliIo, flags: CommonFlags, confir
     secrets: cli.host.secrets,
   };
   const gateway = createGateway(host, io.env, { redactor, cwd: workspaceRoot });
-  const kilnTools = createKilnTools(kilnToolContext(loaded.config, host, workspaceRoot));
+  // semantic_search: the kiln index, opened on the first search and brought up to date before each
+  // (no watcher runs here; an unchanged kiln costs a scan and no embedding).
+  let index: KilnIndex | undefined;
+  const semanticSearch = indexSemanticSearch(() => (index ??= createCliIndex(cli, io)), (current) => current.update());
+  const kilnTools = createKilnTools(kilnToolContext(loaded.config, host, workspaceRoot, semanticSearch));
   return { cli, loaded, host, gateway, kilnTools };
 }
 

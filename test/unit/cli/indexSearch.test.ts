@@ -121,3 +121,25 @@ test('hearth index killed mid-run leaves a readable index; the next run finishes
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('hearth gateway (stdio): the semantic_search kiln tool answers from the index, with paths and lines', { skip }, async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const root = kiln(NOTES, '[processing]\nexclude = ["archive/**"]\n');
+  const client = new Client({ name: 'semantic-test', version: '1' });
+  try {
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'gateway', '--workspace', root], env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg') }, stderr: 'ignore' }),
+    );
+    const result = (await client.callTool({ name: 'semantic_search', arguments: { query: 'grind the beans before brewing', limit: 2 } })) as { content: { type: string; text: string }[]; isError?: boolean };
+    assert.ok(!result.isError, result.content[0]?.text);
+    const body = JSON.parse(result.content[0].text) as { count: number; results: { path: string; startLine: number; endLine: number; text: string }[] };
+    assert.equal(body.count, 2);
+    assert.equal(body.results[0].path, 'kitchen/coffee.md');
+    assert.deepEqual([body.results[0].startLine, body.results[0].endLine], [1, 2]);
+    assert.match(body.results[0].text, /Grind the beans/);
+  } finally {
+    await client.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
