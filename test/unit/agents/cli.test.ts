@@ -1,0 +1,140 @@
+// `hearth agents` and `hearth ask --agent` as subprocesses: a workspace with cards, an aimock
+// provider for the internal agent and a profile running the project's scripted ACP agent.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GOOD_KEY, startMockLlm, type MockLlm } from '../llm/mockLlm';
+import { FIXTURE } from './acp/helpers';
+import { KILN_NOTES, tempDir, writeFiles } from './helpers';
+
+const MAIN = resolve('src/cli/main.ts');
+const TSX = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
+let server: MockLlm;
+let root: string;
+let cleanup: () => Promise<void>;
+
+function hearth(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+before(async () => {
+  server = await startMockLlm();
+  const toolsThisTurn = (r: { messages: { role: string }[] }) => r.messages.slice(r.messages.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'tool').length;
+  const mentions = (r: { messages: unknown[] }, key: string) => JSON.stringify(r.messages).includes(key);
+  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') && toolsThisTurn(r) > 0 } as never, { content: 'Finished.' });
+  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') } as never, { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: '{"path":"old.md"}' }] });
+  const made = await tempDir('hearth-agents-cli-');
+  root = made.dir;
+  cleanup = made.cleanup;
+  await writeFiles(root, {
+    ...KILN_NOTES,
+    '.hearth/config.toml': `[llm]
+default = "mock"
+
+[llm.providers.mock]
+type = "openai"
+endpoint = "${server.url}/v1"
+default_model = "big-model"
+
+[acp]
+enable_discovery = false
+
+[acp.agents.scripted]
+command = ${JSON.stringify(process.execPath)}
+args = [${JSON.stringify(FIXTURE)}]
+
+[acp.agents.missing]
+command = "/nonexistent/acp-agent"
+`,
+    'agents/writer.md': '---\nname: writer\ndescription: Writes notes\ntools: ["create_note"]\n---\nYou write.',
+    '.hearth/agents/broken.md': 'no frontmatter',
+  });
+});
+after(async () => {
+  await server.stop();
+  await cleanup();
+});
+
+test('hearth agents --json: cards, profiles with availability, the default, card problems', async () => {
+  const { code, stdout } = await hearth(['agents', '--json']);
+  assert.equal(code, 0);
+  const out = JSON.parse(stdout);
+  assert.equal(out.default, 'scripted');
+  assert.deepEqual(
+    out.agents.map((a: { name: string; kind: string; available: boolean }) => [a.name, a.kind, a.available]),
+    [
+      ['kiln', 'internal', true],
+      ['writer', 'internal', true],
+      ['scripted', 'external', true],
+      ['missing', 'external', false],
+    ],
+  );
+  assert.deepEqual(out.agents[1].tools, ['create_note']);
+  assert.equal(out.problems.length, 1);
+  assert.match(out.problems[0].file, /broken\.md$/);
+
+  const text = await hearth(['agents']);
+  assert.match(text.stdout, /Internal agents:\n {2}kiln/);
+  assert.match(text.stdout, /missing +not available: "\/nonexistent\/acp-agent" does not exist/);
+  assert.match(text.stdout, /Default: scripted/);
+  assert.match(text.stdout, /Cards not loaded:\n {2}\.hearth\/agents\/broken\.md: no YAML frontmatter/);
+});
+
+test('hearth ask --agent kiln: a denial typed on the terminal keeps the note; --yes allows it', async () => {
+  const denied = await hearth(['ask', '--agent', 'kiln', 'KEY-delete old please'], '3\n');
+  assert.equal(denied.code, 0, denied.stderr);
+  assert.equal(denied.stdout, 'Finished.\n');
+  assert.match(denied.stderr, /→ Delete note \{"path":"old.md"\}/);
+  assert.match(denied.stderr, /1\) Allow {2}2\) Always allow in this conversation {2}3\) Deny/);
+  assert.match(denied.stderr, /⊘ denied delete_note/);
+  assert.ok(existsSync(join(root, 'old.md')));
+
+  // No answer at all (end of input) is a denial too.
+  const eof = await hearth(['ask', '--agent', 'kiln', 'KEY-delete old please'], '');
+  assert.match(eof.stderr, /denied: no answer/);
+  assert.ok(existsSync(join(root, 'old.md')));
+
+  const allowed = await hearth(['ask', '--agent', 'kiln', '--yes', '--json', 'KEY-delete old now']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  const turn = JSON.parse(allowed.stdout);
+  assert.equal(turn.agent, 'kiln');
+  assert.equal(turn.message, 'Finished.');
+  assert.deepEqual(turn.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['delete_note', 'completed']]);
+  assert.ok(!existsSync(join(root, 'old.md')));
+  // Every run left a transcript in the workspace.
+  assert.ok(existsSync(join(root, '.hearth', 'transcripts', `${turn.transcript}.jsonl`)));
+});
+
+test('hearth ask --agent with an external ACP agent streams its answer; unknown agents are errors', async () => {
+  const { code, stdout, stderr } = await hearth(['ask', '--agent', 'scripted', 'echo hello from acp']);
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, 'hello from acp\n');
+  assert.match(stderr, /→ Look things up/);
+  assert.match(stderr, /plan:\n {2}\[~\] echo back/);
+  const transcripts = await readdir(join(root, '.hearth', 'transcripts'));
+  assert.ok(transcripts.length >= 4);
+
+  const unknown = await hearth(['ask', '--agent', 'nobody', 'hi']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /no agent named "nobody" \(known: kiln, writer, scripted, missing\)/);
+  const unavailable = await hearth(['ask', '--agent', 'missing', 'hi']);
+  assert.equal(unavailable.code, 1);
+  assert.match(unavailable.stderr, /not available/);
+});
