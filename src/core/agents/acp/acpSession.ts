@@ -38,6 +38,8 @@ interface Turn {
   controller: AbortController;
   streamingTimer?: NodeJS.Timeout;
   timedOut?: () => void;
+  /** Settles when the agent is done with the turn (after a cancel, possibly after its reader left). */
+  finished?: Promise<void>;
 }
 
 /**
@@ -77,6 +79,8 @@ export class AcpSession implements AgentSession {
   }
 
   async *prompt(text: string, attachments: PromptAttachment[] = [], signal?: AbortSignal): AsyncIterable<AgentEvent> {
+    // A turn whose reader left is still being cancelled: the agent must finish it before the next.
+    if (this.turn?.channel.isEnded) await this.turn.finished;
     if (this.disposed || this.turn) {
       const error = this.disposed ? new AcpError('acp.disposed', 'This agent session has ended; start a new one.') : new AcpError('acp.busy', `Agent "${this.agent.name}" is still answering; wait for it or cancel.`);
       yield errorEvent(error);
@@ -86,15 +90,19 @@ export class AcpSession implements AgentSession {
     clearTimeout(this.idleTimer);
     const turn: Turn = { channel: new EventChannel(), controller: new AbortController() };
     this.turn = turn;
-    void this.runTurn(turn, text, attachments, signal);
+    turn.finished = this.runTurn(turn, text, attachments, signal)
+      .catch((error) => this.options.log.error(`acp ${this.agent.name}: turn failed unexpectedly: ${describeError(error)}`))
+      .finally(() => {
+        turn.channel.end();
+        if (this.turn === turn) this.turn = undefined;
+        this.armIdle();
+      });
     try {
       for await (const event of turn.channel) yield event;
     } finally {
       // A consumer that stops reading early cancels the turn.
       if (!turn.channel.isEnded) turn.controller.abort();
       turn.channel.end();
-      if (this.turn === turn) this.turn = undefined;
-      this.armIdle();
     }
   }
 
@@ -133,7 +141,7 @@ export class AcpSession implements AgentSession {
       push(errorEvent(error));
       return finish('error');
     }
-    if (turn.channel.isEnded) return;
+    if (turn.channel.isEnded) return finish('cancelled');
     const stop = new Promise<'aborted' | 'timeout'>((resolveStop) => {
       if (signal?.aborted) resolveStop('aborted');
       signal?.addEventListener('abort', () => resolveStop('aborted'), { once: true });

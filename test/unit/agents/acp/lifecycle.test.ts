@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { AgentEvent } from '../../../../src/core/agents/agentSession';
+import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
+import { collect, createAgents, FIXTURE, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
+
+describe('ACP session lifecycle', () => {
+  let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
+  before(async () => (workspace = await tempWorkspace()));
+  after(() => workspace.cleanup());
+
+  test('an error answer to session/prompt is reported with its details; the session goes on', async () => {
+    const { agents } = createAgents();
+    const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
+    try {
+      const events = await collect(session.prompt('fail'));
+      const error = events.find((event) => event.type === 'error');
+      assert.ok(error && error.type === 'error' && error.code === 'acp.prompt-failed', JSON.stringify(events));
+      assert.match(error.message, /the model is overloaded/);
+      assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'error' });
+      assert.equal(textOf(await collect(session.prompt('echo ok'))), 'ok');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  test('one turn at a time: a second prompt while one runs is refused; a reader that stops early cancels its turn', async () => {
+    const { agents } = createAgents();
+    const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
+    try {
+      const first = session.prompt('slow')[Symbol.asyncIterator]();
+      assert.equal((await first.next()).value?.type, 'text');
+      const busy = await collect(session.prompt('echo no'));
+      assert.equal(busy[0].type === 'error' && busy[0].code, 'acp.busy');
+      // Stop reading: the turn is cancelled, and the next one runs on the same process.
+      const pid = session.pid;
+      await first.return?.();
+      const next: AgentEvent[] = await collect(session.prompt('echo after'));
+      assert.equal(textOf(next), 'after', JSON.stringify(next));
+      assert.equal(session.pid, pid);
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  test('a host that dies abruptly (SIGKILL) takes the agent and its children with it', async () => {
+    const host = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'hostThatDies.ts'), FIXTURE, workspace.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pids = await new Promise<{ agent: number; child: number }>((resolve, reject) => {
+      let out = '';
+      host.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(JSON.parse(out));
+      });
+      host.once('exit', (code) => reject(new Error(`host exited early (${code})`)));
+    });
+    assert.ok(isAlive(pids.agent) && isAlive(pids.child));
+    host.kill('SIGKILL');
+    assert.ok(await waitFor(() => !isAlive(pids.agent) && !isAlive(pids.child)), 'no agent process is left behind');
+  });
+});
