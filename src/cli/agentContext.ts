@@ -12,11 +12,14 @@ import { hearthGatewayStdio } from '../core/agents/acp/gatewayOffer';
 import { globalConfigDir, WORKSPACE_DIR_NAME } from '../core/config/locations';
 import type { Gateway } from '../core/gateway/gateway';
 import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
+import type { KilnIndex } from '../core/index/kilnIndex';
+import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
 import { version } from '../../package.json';
 import type { CommonFlags } from './cliContext';
 import { settleWithin } from './gatewayContext';
+import { createCliIndex } from './indexContext';
 import { createLlmContext, type LlmContext } from './llmContext';
 import type { CliIo } from './main';
 
@@ -43,8 +46,11 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   const { config } = loaded;
   const workspaceRoot = cli.workspaceRoot;
   const runtime = new LlmRuntime(() => loaded, llm.deps);
+  // semantic_search: the kiln index, opened on the first search and brought up to date before it.
+  let index: KilnIndex | undefined;
+  const semanticSearch = indexSemanticSearch(() => (index ??= createCliIndex(cli, io)), (current) => current.update());
   // The agent loop asks through the surface (terminal or --yes); the host's confirm is not used.
-  const kilnContext = kilnToolContext(config, cli.host, workspaceRoot);
+  const kilnContext = kilnToolContext(config, cli.host, workspaceRoot, semanticSearch);
   let gateway: Gateway | undefined;
   if (options.startGateway && config.mcp.servers.length > 0) {
     gateway = createGateway(cli.host, io.env, { redactor: cli.redactor, cwd: workspaceRoot });
@@ -74,6 +80,7 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   });
   const dispose = async () => {
     await external.dispose();
+    await index?.dispose();
     if (gateway) {
       await gateway.stop();
       gateway.dispose();
