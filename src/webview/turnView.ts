@@ -162,7 +162,9 @@ export class TurnView {
     const { doc } = this.options;
     const details = el(doc, 'details', 'tool');
     const summary = el(doc, 'summary');
-    summary.append(el(doc, 'span', 'tool-name', call.title ?? call.name), el(doc, 'span', 'tool-status'));
+    summary.append(el(doc, 'span', 'tool-name', call.title ?? call.name));
+    if (call.title && call.title !== call.name) summary.append(el(doc, 'span', 'tool-id muted', call.name));
+    summary.append(el(doc, 'span', 'tool-status'));
     details.append(summary);
     if (call.arguments !== undefined) {
       details.append(el(doc, 'div', 'tool-label', 'Arguments'), el(doc, 'pre', 'tool-args', typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments, null, 2)));

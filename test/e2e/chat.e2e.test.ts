@@ -1,0 +1,187 @@
+// End to end in a real VS Code (code-server + Chromium) with the packaged .vsix: the chat panel in
+// the Hearth activity bar container, the built-in `kiln` agent on the OpenAI wire (aimock on
+// loopback). Open the panel, pick the agent (status bar follows), send a message and see the
+// streamed markdown, `:model` changes the status bar, approve a tool call (the note is written)
+// and reject one (the note stays), stop a slow turn, reload the window and find the conversation
+// restored. Screenshots of the panel in the dark and light themes go to test/output/.
+//
+// Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
+// is missing, a failure in CI.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
+import { tinyModelDir } from '../unit/index/tinyModel';
+
+const skip = prerequisites();
+
+let scratch: ReturnType<typeof tempDir> | undefined;
+let server: MockLlm | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
+let page: Page;
+let ws: string;
+
+type Req = { messages?: { role: string; content?: unknown }[] };
+const text = (r: Req) => JSON.stringify(r.messages ?? []);
+/** Tool results after the last user message: the agent's second request in a turn. */
+const toolsThisTurn = (r: Req) => {
+  const messages = r.messages ?? [];
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  return messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
+};
+const lastUser = (r: Req) => JSON.stringify([...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
+
+const chat = (): FrameLocator => webviewFrame(page);
+const input = () => chat().locator('textarea.input');
+async function send(message: string): Promise<void> {
+  await input().fill(message);
+  await input().press('Enter');
+}
+const statusText = async (id: string) => (await statusItem(page, id).innerText()).trim();
+const statusShows = (id: string, want: string) => until(`status bar ${id} "${want}"`, async () => ((await statusText(id)).includes(want) ? true : undefined), 30_000);
+
+before(async () => {
+  if (skip) return;
+  scratch = tempDir('chat');
+  ws = join(scratch.path, 'notebook');
+  mkdirSync(join(ws, '.hearth'), { recursive: true });
+  mkdirSync(join(ws, 'garden'));
+  writeFileSync(join(ws, 'garden', 'tomatoes.md'), '# Tomatoes\n\nPlant them in May. Water every morning.\n');
+  server = await startMockLlm();
+  const on = (when: (r: Req) => boolean, response: Record<string, unknown>, options: Record<string, unknown> = {}) => server!.mock.on({ predicate: when } as never, response as never, options as never);
+  on((r) => lastUser(r).includes('KEY-create') && toolsThisTurn(r) > 0, { content: 'Created **ideas.md** for you.' });
+  on((r) => lastUser(r).includes('KEY-create'), { toolCalls: [{ id: 'c1', name: 'create_note', arguments: JSON.stringify({ path: 'ideas.md', content: '# Ideas\n\nGrow basil.\n' }) }] });
+  on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0, { content: 'Understood, I left **tomatoes.md** alone.' });
+  on((r) => lastUser(r).includes('KEY-delete'), { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: JSON.stringify({ path: 'garden/tomatoes.md' }) }] });
+  on((r) => lastUser(r).includes('KEY-story'), { content: `Once upon a time ${'the garden grew and grew. '.repeat(200)}The end.` }, { chunkSize: 4, latency: 150 });
+  on((r) => lastUser(r).includes('KEY-hello'), { content: 'Tomatoes need **sun** and `water`.\n\n```python\nprint("water the tomatoes")\n```\n\n<script>document.title = "pwned"</script>' }, { chunkSize: 8 });
+  on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
+  writeFileSync(
+    join(ws, '.hearth', 'config.toml'),
+    `[llm]
+default = "cloud"
+
+[llm.providers.cloud]
+type = "openai"
+endpoint = "${server.url}/v1"
+api_key = "{env:E2E_CHAT_KEY}"
+default_model = "gpt-4o-mini"
+
+[llm.providers.local]
+type = "ollama"
+endpoint = "${server.url}"
+default_model = "qwen2.5:0.5b"
+
+[acp]
+enable_discovery = false
+
+[embedding]
+provider = "local_cpu"
+model = ${JSON.stringify(tinyModelDir())}
+`,
+  );
+  codeServer = await startCodeServer({ workspace: ws, env: { E2E_CHAT_KEY: 'sk-e2e-chat' }, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
+  await statusShows('hearth.status', 'cloud/gpt-4o-mini');
+});
+
+after(async () => {
+  await workbench?.close();
+  await codeServer?.stop();
+  await server?.stop();
+  scratch?.remove();
+});
+
+test('open the chat, pick the agent, streamed markdown, :model in the status bar', { skip, timeout: 240_000 }, async () => {
+  await runCommand(page, 'Hearth: Focus Chat');
+  // lazy_agent_selection: the picker is shown; the agent status item follows the pick.
+  const card = chat().locator('.agent-card[data-agent="kiln"]');
+  await card.waitFor({ timeout: 60_000 });
+  await card.click();
+  await chat().locator('.agent-button', { hasText: 'Agent: kiln' }).waitFor();
+  await statusShows('hearth.agentStatus', 'kiln');
+
+  await send('KEY-hello what do tomatoes need?');
+  const reply = chat().locator('.turn .agent .markdown').first();
+  await reply.locator('strong', { hasText: 'sun' }).waitFor({ timeout: 30_000 });
+  await reply.locator('pre code .hljs-built_in, pre code .hljs-string').first().waitFor();
+  assert.equal(await reply.locator('pre button.copy').count(), 1, 'code blocks have a copy button');
+  // The script in the reply is shown as text and never ran.
+  assert.match(await reply.innerText(), /<script>document\.title = "pwned"<\/script>/);
+  assert.equal(await reply.locator('script').count(), 0);
+  assert.equal(await chat().locator('.send').innerText(), 'Send', 'the turn ended');
+
+  await send(':model local/llama3.2:latest');
+  await statusShows('hearth.status', 'local/llama3.2:latest');
+  await chat().locator('.notice', { hasText: 'Model for this session: local/llama3.2:latest' }).waitFor();
+  await chat().locator('.model-button', { hasText: 'local/llama3.2:latest' }).waitFor();
+  // Back to the cloud model for the tool calls (a 3 B local model keeps full tools too, but the
+  // scripted tool calls are on the OpenAI wire).
+  await send(':model cloud/gpt-4o-mini');
+  await statusShows('hearth.status', 'cloud/gpt-4o-mini');
+  await screenshot(page, 'chat-dark');
+});
+
+test('approve one tool call (the note is written) and reject another (the note stays)', { skip, timeout: 180_000 }, async () => {
+  await send('KEY-create a note with ideas');
+  const allow = chat().locator('.permission button[data-option-id="allow_once"]').last();
+  await allow.waitFor({ timeout: 30_000 });
+  assert.match(await chat().locator('.permission .permission-detail').last().innerText(), /ideas\.md/);
+  await allow.click();
+  await chat().locator('.markdown strong', { hasText: 'ideas.md' }).waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(join(ws, 'ideas.md'), 'utf8').includes('Grow basil.'), true);
+  const created = chat().locator('details.tool[data-status="completed"]').last();
+  assert.match(await created.locator('summary').innerText(), /create_note/);
+  assert.equal(await created.evaluate((d) => (d as HTMLDetailsElement).open), false, 'tool calls are collapsed');
+
+  await send('KEY-delete the tomatoes note');
+  const deny = chat().locator('.permission:not(.answered) button[data-option-id="reject_once"]');
+  await deny.waitFor({ timeout: 30_000 });
+  await deny.click();
+  await chat().locator('.markdown', { hasText: 'I left tomatoes.md alone' }).waitFor({ timeout: 30_000 });
+  await chat().locator('details.tool[data-status="denied"]').waitFor();
+  assert.ok(existsSync(join(ws, 'garden', 'tomatoes.md')), 'a rejected delete never runs');
+});
+
+test('stop a streaming turn', { skip, timeout: 120_000 }, async () => {
+  await send('KEY-story tell me a long story');
+  const turn = chat().locator('.turn').last();
+  await turn.locator('.markdown', { hasText: 'Once upon' }).waitFor({ timeout: 30_000 });
+  await chat().locator('.send.stop').click();
+  await turn.locator('.stopped', { hasText: 'Stopped.' }).waitFor({ timeout: 20_000 });
+  assert.doesNotMatch(await turn.innerText(), /The end\./);
+  assert.equal(await chat().locator('.send').innerText(), 'Send');
+});
+
+test('after a window reload the conversation is restored; screenshots in both themes', { skip, timeout: 180_000 }, async () => {
+  await page.reload();
+  await page.locator('.part.statusbar').waitFor({ timeout: 90_000 });
+  await statusShows('hearth.status', 'cloud/gpt-4o-mini'); // the extension is active again
+  // The Hearth container comes back open after a reload; only open it if the layout did not keep it.
+  const restored = await chat().locator('.turn').first().waitFor({ timeout: 20_000 }).then(() => true, () => false);
+  if (!restored) {
+    await page.locator('.part.editor').click();
+    await runCommand(page, 'Hearth: Focus Chat');
+  }
+  await chat().locator('.turn .user', { hasText: 'KEY-hello what do tomatoes need?' }).waitFor({ timeout: 60_000 });
+  await chat().locator('.turn .agent strong', { hasText: 'sun' }).first().waitFor();
+  assert.equal(await chat().locator('.turn').count(), 4);
+  await chat().locator('details.tool[data-status="denied"]').waitFor();
+  // The history lists it.
+  await chat().locator('.history-button').click();
+  await chat().locator('.history-list li', { hasText: 'KEY-hello what do tomatoes need?' }).waitFor();
+  await chat().locator('.history-button').click();
+  await screenshot(page, 'chat-dark-restored');
+
+  // The light theme, applied live from the user settings file.
+  const settingsFile = join(codeServer!.root, 'user', 'User', 'settings.json');
+  const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+  writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }, null, 2));
+  await until('the light theme', async () => ((await page.locator('.monaco-workbench.vs').count()) > 0 ? true : undefined), 30_000);
+  await screenshot(page, 'chat-light');
+});
