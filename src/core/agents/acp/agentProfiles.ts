@@ -31,7 +31,7 @@ export function defineAgents(profiles: Record<string, AcpAgentProfile>, enableDi
     const profile = profiles[name];
     if (!profile) {
       const base = known.get(name);
-      return base ? { launch: { command: base.command, args: [...base.args], env: { ...base.env } } } : { problem: `extends "${name}", which is neither a profile nor a known agent` };
+      return base ? { launch: knownLaunch(base) } : { problem: `extends "${name}", which is neither a profile nor a known agent` };
     }
     const parentName = profile.extends ?? (known.has(name) ? name : undefined);
     let parent: { launch?: AgentLaunch; problem?: string } = {};
@@ -46,6 +46,8 @@ export function defineAgents(profiles: Record<string, AcpAgentProfile>, enableDi
       command,
       args: profile.args ? [...profile.args] : [...(parent.launch?.args ?? [])],
       env: { ...(parent.launch?.env ?? {}), ...(profile.env ?? {}) },
+      // A command of the profile's own replaces the other names the base is installed under.
+      ...(!profile.command && parent.launch?.fallbackCommands ? { fallbackCommands: [...parent.launch.fallbackCommands] } : {}),
     };
     return remember(name, { launch });
   };
@@ -70,5 +72,5 @@ export function defineAgents(profiles: Record<string, AcpAgentProfile>, enableDi
 }
 
 function knownLaunch(agent: AgentLaunch): AgentLaunch {
-  return { command: agent.command, args: [...agent.args], env: { ...agent.env } };
+  return { command: agent.command, args: [...agent.args], env: { ...agent.env }, ...(agent.fallbackCommands ? { fallbackCommands: [...agent.fallbackCommands] } : {}) };
 }

@@ -32,7 +32,7 @@ async function probeOne(definition: AgentDefinition, env: NodeJS.ProcessEnv, cwd
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    const found = await Promise.race([findExecutable(command, probeEnv, cwd), timedOut]);
+    const found = await Promise.race([findFirst([command, ...(definition.launch.fallbackCommands ?? [])], probeEnv, cwd), timedOut]);
     if (found === 'timeout') return { definition, descriptor: { ...base, available: false, unavailableReason: `looking for "${command}" on PATH took longer than ${timeoutMs} ms` } };
     return { definition, executable: found, descriptor: { ...base, available: true } };
   } catch (error) {
@@ -42,4 +42,17 @@ async function probeOne(definition: AgentDefinition, env: NodeJS.ProcessEnv, cwd
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The first of `commands` found; the error of the first when none is (it names the main command). */
+async function findFirst(commands: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): Promise<string> {
+  let firstError: unknown;
+  for (const command of commands) {
+    try {
+      return await findExecutable(command, env, cwd);
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  throw firstError;
 }

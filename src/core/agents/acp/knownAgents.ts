@@ -7,6 +7,8 @@ export interface AgentLaunch {
   args: string[];
   /** Unresolved values: `{env:VAR}` references are read when the agent starts. */
   env: Record<string, string>;
+  /** Other names the same program is installed under, tried in order when `command` is not found. */
+  fallbackCommands?: string[];
 }
 
 export interface KnownAgent extends AgentLaunch {
@@ -15,8 +17,8 @@ export interface KnownAgent extends AgentLaunch {
 }
 
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
-  { name: 'claude-code', command: 'claude-code-acp', args: [], env: {}, description: 'Claude Code (claude-code-acp)' },
-  { name: 'claude-agent', command: 'claude-agent-acp', args: [], env: {}, description: 'Claude Code (claude-agent-acp)' },
+  // The adapter was renamed; either name is the same agent.
+  { name: 'claude-code', command: 'claude-agent-acp', fallbackCommands: ['claude-code-acp'], args: [], env: {}, description: 'Claude Code' },
   { name: 'gemini', command: 'gemini', args: ['--experimental-acp'], env: {}, description: 'Gemini CLI' },
   { name: 'codex', command: 'codex-acp', args: [], env: {}, description: 'Codex (codex-acp)' },
   { name: 'opencode', command: 'opencode', args: ['acp'], env: {}, description: 'opencode' },

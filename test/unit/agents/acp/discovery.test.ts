@@ -47,7 +47,8 @@ describe('ACP profiles', () => {
     assert.equal(goose.origin, 'profile');
     assert.deepEqual(goose.launch?.args, ['acp', '--debug']);
     const commands = KNOWN_AGENTS.map((agent) => [agent.command, ...agent.args].join(' '));
-    for (const expected of ['claude-code-acp', 'claude-agent-acp', 'gemini --experimental-acp', 'codex-acp', 'opencode acp', 'goose acp', 'qwen --experimental-acp']) assert.ok(commands.includes(expected), expected);
+    assert.deepEqual(KNOWN_AGENTS.find((agent) => agent.name === 'claude-code')?.fallbackCommands, ['claude-code-acp']);
+    for (const expected of ['claude-agent-acp', 'gemini --experimental-acp', 'codex-acp', 'opencode acp', 'goose acp', 'qwen --experimental-acp']) assert.ok(commands.includes(expected), expected);
   });
 
   test('limits come from [acp] in minutes and MB', () => {
@@ -66,7 +67,7 @@ describe('ACP discovery on PATH and starting agents', () => {
     bin = join(workspace.dir, 'bin');
     await mkdir(bin);
     // Stand-ins for installed agents: found on PATH, never run by discovery.
-    for (const name of ['gemini', 'goose']) {
+    for (const name of ['gemini', 'goose', 'claude-code-acp']) {
       await writeFile(join(bin, name), '#!/bin/sh\necho started >> "$(dirname "$0")/ran"\n');
       await chmod(join(bin, name), 0o755);
     }
@@ -82,8 +83,9 @@ describe('ACP discovery on PATH and starting agents', () => {
     assert.equal(byName.gemini.available, true);
     assert.equal(byName.goose.available, true);
     assert.equal(byName.scripted.available, true);
-    assert.equal(byName['claude-code'].available, false);
-    assert.match(byName['claude-code'].unavailableReason!, /"claude-code-acp" is not on PATH/);
+    assert.equal(byName['claude-code'].available, true, 'found under its older name claude-code-acp');
+    assert.equal(byName.qwen.available, false);
+    assert.match(byName.qwen.unavailableReason!, /"qwen" is not on PATH/);
     assert.match(byName.codex.unavailableReason!, /not executable/);
     assert.match(byName.broken.unavailableReason!, /neither a profile nor a known agent/);
     assert.match(byName.elsewhere.unavailableReason!, /does not exist/);
@@ -93,7 +95,7 @@ describe('ACP discovery on PATH and starting agents', () => {
   test('default_agent when available, else the first available agent', async () => {
     const env = { ...process.env, PATH: bin };
     assert.equal(await createAgents({ acp: { enable_discovery: true, default_agent: 'goose' }, env }).agents.defaultAgent(), 'goose');
-    assert.equal(await createAgents({ acp: { enable_discovery: true, default_agent: 'codex' }, env }).agents.defaultAgent(), 'gemini');
+    assert.equal(await createAgents({ acp: { enable_discovery: true, default_agent: 'codex' }, env }).agents.defaultAgent(), 'claude-code');
     assert.equal(await createAgents({ profiles: {}, env }).agents.defaultAgent(), undefined);
   });
 

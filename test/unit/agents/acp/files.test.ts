@@ -91,4 +91,16 @@ describe('ACP fs/read_text_file and fs/write_text_file, confined to the workspac
       await other.dispose();
     }
   });
+
+  test('a file larger than max_message_size is not read (the reply would be over the limit)', async () => {
+    await writeFile(join(workspace.dir, 'big.md'), 'y'.repeat(4096));
+    const { agents } = createAgents({ limits: { maxMessageBytes: 2048 } });
+    const small = await agents.start('scripted', { host, cwd: workspace.dir });
+    try {
+      const reply = textOf(await collect(small.prompt(`read ${join(workspace.dir, 'big.md')}`)));
+      assert.match(reply, /^error:-32602:.*over the 2048-byte message limit/);
+    } finally {
+      await small.dispose();
+    }
+  });
 });
