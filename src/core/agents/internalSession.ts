@@ -117,6 +117,8 @@ export class InternalAgentSession implements AgentSession {
             text: `Not run: you already called ${call.name} with exactly these arguments in this turn, and the result above still holds. Do not repeat it; use that result, try different arguments, or answer.`,
             isError: true,
           };
+        } else if (isUnparsed(call.arguments)) {
+          outcome = { text: `Not run: the arguments for ${call.name} were not valid JSON (${shorten(String(call.arguments._raw)).slice(0, 300)}). Call it again with a JSON object that matches its schema.`, isError: true };
         } else if (!tool) {
           const names = [...byName.keys()].join(', ') || 'none';
           outcome = { text: `There is no tool named "${call.name}". Available tools: ${names}.`, isError: true };
@@ -194,6 +196,12 @@ function completeTurn(turn: ChatMessage[]): ChatMessage[] {
     kept.splice(i);
   }
   return kept;
+}
+
+/** The provider keeps arguments that were not a JSON object under `_raw` (toolArguments.ts). */
+function isUnparsed(args: Record<string, unknown>): args is { _raw: unknown } {
+  const keys = Object.keys(args);
+  return keys.length === 1 && keys[0] === '_raw';
 }
 
 /** Argument objects compared regardless of key order. */

@@ -50,6 +50,8 @@ before(async () => {
   on('KEY-create', (r) => toolResults(r) === 2, { content: 'Created two notes.' });
   on('KEY-create', (r) => toolResults(r) === 1, call('create_note', { path: 'b.md', content: 'B' }, 'c_b'));
   on('KEY-create', () => true, call('create_note', { path: 'a.md', content: 'A' }, 'c_a'));
+  on('KEY-badjson', (r) => toolResults(r) === 1, { content: 'Sorry.' });
+  on('KEY-badjson', () => true, { toolCalls: [{ name: 'read_note', arguments: '{"path": "old.md"', id: 'c_bad' }] });
   on('KEY-tools', () => true, { content: 'I see the tools.' });
   on('KEY-slow', () => true, { content: 'one two three four five six seven eight nine ten eleven twelve thirteen' });
 });
@@ -201,6 +203,15 @@ for (const type of TYPES) {
       }));
   });
 }
+
+test('arguments that are not valid JSON are not run; the model is told', () =>
+  withKiln(async (kiln) => {
+    const session = await startInternalAgent(BUILTIN_KILN_CARD, { host: new RecordingHost(), cwd: kiln }, agentDeps(mockConfig('cloud_a', server.url, 'big-model'), kiln));
+    const events = await collect(session.prompt('KEY-badjson read it'));
+    assert.equal(updates(events)[0].status, 'failed');
+    assert.match(updates(events)[0].result ?? '', /not valid JSON/);
+    assert.equal(textOf(events), 'Sorry.');
+  }));
 
 test('aborting the signal cancels the turn', () =>
   withKiln(async (kiln) => {
