@@ -9,13 +9,14 @@ import { COMMON_HELP, parseCommandLine } from '../cliContext';
 import { createAgentContext } from '../agentContext';
 import type { CliIo } from '../main';
 
-const HELP = `Usage: hearth agents [--json] [--workspace DIR]
+const HELP = `Usage: hearth agents [--history] [--json] [--workspace DIR]
 
 Lists the internal agents (the built-in "kiln" agent and agent cards) and the external ACP agents
 (discovered on PATH and [acp.agents.NAME] profiles) with their availability, and the default agent.
 Cards that could not be loaded are reported with file and reason.
 
-      --json           print {default, agents, problems}
+      --history        list the recorded conversations (.hearth/transcripts) instead, newest first
+      --json           print {default, agents, problems} (with --history: the transcript list)
 ${COMMON_HELP}
 `;
 
@@ -26,7 +27,7 @@ interface AgentRow extends AgentDescriptor {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandLine('agents', argv, { json: { type: 'boolean' } });
+  const { values } = parseCommandLine('agents', argv, { json: { type: 'boolean' }, history: { type: 'boolean' } });
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
@@ -34,6 +35,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const ctx = await createAgentContext(io, values, { startGateway: false });
   try {
     const { catalog, workspaceRoot } = ctx;
+    if (values.history) {
+      const transcripts = (await catalog.transcripts?.list()) ?? [];
+      if (values.json) io.stdout.write(JSON.stringify(transcripts, null, 2) + '\n');
+      else if (transcripts.length === 0) io.stdout.write('No conversations recorded yet.\n');
+      else for (const t of transcripts) io.stdout.write(`${t.updatedAt.slice(0, 16).replace('T', ' ')}  ${t.agent.padEnd(12)} ${String(t.prompts).padStart(3)} prompt(s)  ${t.title}\n    ${t.id}\n`);
+      return 0;
+    }
     const [agents, cards, problems, defaultAgent] = await Promise.all([catalog.list(), catalog.cards(), catalog.cardProblems(), catalog.defaultAgent()]);
     const byName = new Map(cards.map((card) => [card.name, card]));
     const rows: AgentRow[] = agents.map((agent) => {

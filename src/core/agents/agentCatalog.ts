@@ -28,6 +28,11 @@ export interface AgentCatalogOptions {
 export class HearthAgentCatalog implements AgentCatalog {
   constructor(private readonly options: AgentCatalogOptions) {}
 
+  /** Where this catalog's sessions are recorded (history views list and read it); undefined when not recorded. */
+  get transcripts(): TranscriptStore | undefined {
+    return this.options.transcripts;
+  }
+
   /** Cards that could not be loaded, with file and reason (`hearth agents` and the editor show them). */
   async cardProblems(): Promise<AgentCardProblem[]> {
     return (await this.options.loadCards()).problems;

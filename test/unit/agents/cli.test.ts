@@ -130,6 +130,10 @@ test('hearth ask --agent with an external ACP agent streams its answer; unknown 
   assert.match(stderr, /plan:\n {2}\[~\] echo back/);
   const transcripts = await readdir(join(root, '.hearth', 'transcripts'));
   assert.ok(transcripts.length >= 4);
+  const history = await hearth(['agents', '--history', '--json']);
+  const listed = JSON.parse(history.stdout) as { agent: string; title: string }[];
+  assert.equal(listed.length, transcripts.length);
+  assert.deepEqual([listed[0].agent, listed[0].title], ['scripted', 'echo hello from acp']);
 
   const unknown = await hearth(['ask', '--agent', 'nobody', 'hi']);
   assert.equal(unknown.code, 1);
