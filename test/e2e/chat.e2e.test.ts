@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
@@ -124,6 +124,15 @@ test('open the chat, pick the agent, streamed markdown, :model in the status bar
   // scripted tool calls are on the OpenAI wire).
   await send(':model cloud/gpt-4o-mini');
   await statusShows('hearth.status', 'cloud/gpt-4o-mini');
+  // A wider side bar for the screenshots (drag its sash).
+  const sidebar = await page.locator('.part.sidebar').boundingBox();
+  if (sidebar) {
+    const x = sidebar.x + sidebar.width + 1;
+    await page.mouse.move(x, 400);
+    await page.mouse.down();
+    await page.mouse.move(x + 260, 400, { steps: 5 });
+    await page.mouse.up();
+  }
   await screenshot(page, 'chat-dark');
 });
 
@@ -178,10 +187,16 @@ test('after a window reload the conversation is restored; screenshots in both th
   await chat().locator('.history-button').click();
   await screenshot(page, 'chat-dark-restored');
 
-  // The light theme, applied live from the user settings file.
-  const settingsFile = join(codeServer!.root, 'user', 'User', 'settings.json');
-  const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }, null, 2));
+  // The light theme, chosen like a user would; the panel follows the theme's variables.
+  await page.locator('.part.editor').click();
+  await runCommand(page, 'Preferences: Color Theme');
+  await page.keyboard.type('Light Modern');
+  await quickPickRows(page).filter({ hasText: 'Light Modern' }).first().waitFor();
+  await page.keyboard.press('Enter');
   await until('the light theme', async () => ((await page.locator('.monaco-workbench.vs').count()) > 0 ? true : undefined), 30_000);
+  const background = await chat().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(background, 'rgba(0, 0, 0, 0)');
+  const [r, g, b] = background.match(/\d+/g)!.map(Number);
+  assert.ok(r! + g! + b! > 600, `a light background in the panel (${background})`);
   await screenshot(page, 'chat-light');
 });

@@ -49,6 +49,8 @@ export class ChatController {
   private session: AgentSession | undefined;
   private running: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;
   private attachments: PendingAttachment[] = [];
+  /** The model changed since the session started (see modelChanged). */
+  private sessionStale = false;
   private pickerWanted: boolean;
   private readonly permissions: PermissionBroker;
   private readonly agentListeners = new Set<(agent: string | undefined) => void>();
@@ -221,6 +223,8 @@ export class ChatController {
 
   /** The session's model changed (anywhere: status bar, palette, `:model`). */
   modelChanged(): void {
+    // An internal agent reads the model when its session starts: the next turn starts a new one.
+    if (this.session?.agent.kind === 'internal') this.sessionStale = true;
     this.deps.post({ type: 'model', model: this.deps.models.currentId() });
   }
 
@@ -295,7 +299,8 @@ export class ChatController {
       this.pickerWanted = false;
       this.fireAgent();
     }
-    if (this.session && this.session.agent.name === this.conversation.agent) return this.session;
+    if (this.session && this.session.agent.name === this.conversation.agent && !this.sessionStale) return this.session;
+    this.sessionStale = false;
     await this.endSession();
     this.session = await this.deps.catalog.start(this.conversation.agent, {
       host: { requestPermission: (request, signal) => this.permissions.ask(turnId, request, signal) },

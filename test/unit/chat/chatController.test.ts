@@ -297,3 +297,16 @@ test('attachments: the active note and given text go with the next message, then
   await h.controller.handle({ type: 'searchNotes', query: 'beans' });
   assert.deepEqual(h.posts.at(-1), { type: 'searchResults', query: 'beans', hits: [], error: 'Search is not available yet: build the index first.' });
 });
+
+test('a model switch makes the next turn start a new internal agent session (it reads the model at start)', async () => {
+  const h = harness();
+  await h.controller.handle({ type: 'send', text: 'one' });
+  await h.controller.handle({ type: 'send', text: 'two' });
+  assert.equal(h.catalog.started, 1, 'one session for the conversation');
+  await h.controller.handle({ type: 'command', name: 'model', arg: 'cloud/gpt-4o-mini' });
+  h.controller.modelChanged();
+  assert.deepEqual(h.posts.at(-1), { type: 'model', model: 'cloud/gpt-4o-mini' });
+  await h.controller.handle({ type: 'send', text: 'three' });
+  assert.equal(h.catalog.started, 2);
+  assert.equal(h.catalog.disposed, 1);
+});
