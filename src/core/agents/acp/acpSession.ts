@@ -1,5 +1,4 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -11,6 +10,7 @@ import type { AcpLimits } from './acpLimits';
 import { AgentConnection, rpcErrorText, type ClientSide } from './agentConnection';
 import { EventChannel } from './eventChannel';
 import type { GatewayOffer } from './gatewayOffer';
+import { AgentRequests } from './agentRequests';
 import { PermissionBroker } from './permissionBroker';
 import { ToolCallTracker, updateToEvents } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
@@ -54,13 +54,20 @@ export class AcpSession implements AgentSession {
   private turn: Turn | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private disposed = false;
-  private readonly broker: PermissionBroker;
-  private readonly files: WorkspaceFiles;
   private readonly tools = new ToolCallTracker();
+  private readonly requests: AgentRequests;
 
   constructor(private readonly options: AcpSessionOptions) {
-    this.broker = new PermissionBroker(options.host, options.log);
-    this.files = new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes);
+    this.requests = new AgentRequests({
+      agentName: options.descriptor.name,
+      log: options.log,
+      broker: new PermissionBroker(options.host, options.log),
+      files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes),
+      confirmDestructive: options.confirmDestructive,
+      tools: this.tools,
+      push: (event) => this.turn?.channel.push(event),
+      turnSignal: () => this.turn?.controller.signal,
+    });
   }
 
   get agent(): AgentDescriptor {
@@ -276,65 +283,10 @@ export class AcpSession implements AgentSession {
         }
         for (const event of result.events) this.turn?.channel.push(event);
       },
-      requestPermission: (params, signal) => this.requestPermission(params, signal),
-      readTextFile: async (params) => {
-        try {
-          return { content: await this.files.read(params.path, params.line, params.limit) };
-        } catch (error) {
-          throw this.fileError('read', params.path, error);
-        }
-      },
-      writeTextFile: async (params, signal) => {
-        try {
-          await this.files.write(params.path, params.content, (relativePath) => this.confirmOverwrite(relativePath, signal));
-          return {};
-        } catch (error) {
-          throw this.fileError('write', params.path, error);
-        }
-      },
+      requestPermission: (params, signal) => this.requests.requestPermission(params, signal),
+      readTextFile: (params) => this.requests.readTextFile(params),
+      writeTextFile: (params, signal) => this.requests.writeTextFile(params, signal),
     };
-  }
-
-  private async requestPermission(params: acp.RequestPermissionRequest, requestSignal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const id = params.toolCall.toolCallId;
-    const known = this.tools.calls.get(id);
-    const title = params.toolCall.title ?? known?.title ?? id;
-    const kind = params.toolCall.kind ?? known?.kind ?? 'other';
-    const rawInput = params.toolCall.rawInput ?? known?.rawInput;
-    if (!known) {
-      this.tools.calls.set(id, { title, kind, status: 'pending', rawInput });
-      this.turn?.channel.push({ type: 'tool_call', id, name: kind, title, arguments: rawInput, status: 'pending' });
-    }
-    const signal = AbortSignal.any([requestSignal, ...(this.turn ? [this.turn.controller.signal] : [])]);
-    const detail = rawInput === undefined ? undefined : truncate(typeof rawInput === 'string' ? rawInput : JSON.stringify(rawInput, null, 2), 2000);
-    const decision = await this.broker.decide(`${kind}\u0000${title}`, { toolCallId: id, title, ...(detail ? { detail } : {}), options: params.options.map(({ optionId, name, kind: optionKind }) => ({ optionId, name, kind: optionKind })) }, signal);
-    if (!decision.allowed) {
-      this.tools.denied.add(id);
-      this.turn?.channel.push({ type: 'tool_update', id, status: 'denied', isError: true });
-    }
-    return { outcome: decision.outcome };
-  }
-
-  private async confirmOverwrite(relativePath: string, requestSignal: AbortSignal): Promise<boolean> {
-    if (!this.options.confirmDestructive) return true;
-    const signal = AbortSignal.any([requestSignal, ...(this.turn ? [this.turn.controller.signal] : [])]);
-    const decision = await this.broker.decide('fs/write_text_file', {
-      toolCallId: `write:${relativePath}`,
-      title: `${this.agent.name} wants to overwrite ${relativePath}`,
-      options: [
-        { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-        { optionId: 'allow_always', name: 'Allow all writes in this session', kind: 'allow_always' },
-        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-      ],
-    }, signal);
-    return decision.allowed;
-  }
-
-  private fileError(operation: 'read' | 'write', path: string, error: unknown): RequestError {
-    this.options.log.warn(`acp ${this.agent.name}: ${operation} ${path} refused: ${describeError(error)}`);
-    if (error instanceof AcpError && error.code === 'acp.file-not-found') return RequestError.resourceNotFound(pathToFileURL(path).href);
-    if (error instanceof AcpError) return new RequestError(-32602, error.message);
-    return RequestError.internalError(undefined, describeError(error));
   }
 }
 
@@ -359,8 +311,4 @@ function stopReasonOf(reason: acp.StopReason): AgentStopReason {
 
 function delay(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms).unref?.());
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

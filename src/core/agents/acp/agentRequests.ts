@@ -1,0 +1,106 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { pathToFileURL } from 'node:url';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
+import type { AgentEvent } from '../agentSession';
+import { AcpError } from './acpErrors';
+import type { PermissionBroker } from './permissionBroker';
+import type { ToolCallTracker } from './updateEvents';
+import type { WorkspaceFiles } from './workspaceFiles';
+
+export interface AgentRequestsOptions {
+  agentName: string;
+  log: Logger;
+  broker: PermissionBroker;
+  files: WorkspaceFiles;
+  /** `[cli].confirm_destructive`: overwriting a file asks the user first. */
+  confirmDestructive: boolean;
+  tools: ToolCallTracker;
+  /** Shows an event in the running turn, if there is one. */
+  push(event: AgentEvent): void;
+  /** Aborted when the running turn ends: prompts opened for it close with it. */
+  turnSignal(): AbortSignal | undefined;
+}
+
+/**
+ * What an agent asks of Hearth during a session: permission for a tool call, and reading and
+ * writing files in the workspace. Refusals go back to the agent as JSON-RPC errors it can show
+ * its model; they are logged here, since the agent may not tell the user.
+ */
+export class AgentRequests {
+  constructor(private readonly options: AgentRequestsOptions) {}
+
+  async requestPermission(params: acp.RequestPermissionRequest, requestSignal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const { tools, push } = this.options;
+    const id = params.toolCall.toolCallId;
+    const known = tools.calls.get(id);
+    const title = params.toolCall.title ?? known?.title ?? id;
+    const kind = params.toolCall.kind ?? known?.kind ?? 'other';
+    const rawInput = params.toolCall.rawInput ?? known?.rawInput;
+    if (!known) {
+      // Asked about a call it never announced: announce it, so the prompt has something to point at.
+      tools.calls.set(id, { title, kind, status: 'pending', rawInput });
+      push({ type: 'tool_call', id, name: kind, title, arguments: rawInput, status: 'pending' });
+    }
+    const detail = rawInput === undefined ? undefined : truncate(typeof rawInput === 'string' ? rawInput : JSON.stringify(rawInput, null, 2), 2000);
+    const options = params.options.map(({ optionId, name, kind: optionKind }) => ({ optionId, name, kind: optionKind }));
+    const decision = await this.options.broker.decide(`${kind}\u0000${title}`, { toolCallId: id, title, ...(detail ? { detail } : {}), options }, this.signal(requestSignal));
+    if (!decision.allowed) {
+      tools.denied.add(id);
+      push({ type: 'tool_update', id, status: 'denied', isError: true });
+    }
+    return { outcome: decision.outcome };
+  }
+
+  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    try {
+      return { content: await this.options.files.read(params.path, params.line, params.limit) };
+    } catch (error) {
+      throw this.fileError('read', params.path, error);
+    }
+  }
+
+  async writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
+    try {
+      await this.options.files.write(params.path, params.content, (relativePath) => this.confirmOverwrite(relativePath, signal));
+      return {};
+    } catch (error) {
+      throw this.fileError('write', params.path, error);
+    }
+  }
+
+  private async confirmOverwrite(relativePath: string, requestSignal: AbortSignal): Promise<boolean> {
+    if (!this.options.confirmDestructive) return true;
+    const decision = await this.options.broker.decide(
+      'fs/write_text_file',
+      {
+        toolCallId: `write:${relativePath}`,
+        title: `${this.options.agentName} wants to overwrite ${relativePath}`,
+        options: [
+          { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'allow_always', name: 'Allow all writes in this session', kind: 'allow_always' },
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+      this.signal(requestSignal),
+    );
+    return decision.allowed;
+  }
+
+  private signal(requestSignal: AbortSignal): AbortSignal {
+    const turn = this.options.turnSignal();
+    return turn ? AbortSignal.any([requestSignal, turn]) : requestSignal;
+  }
+
+  private fileError(operation: 'read' | 'write', path: string, error: unknown): RequestError {
+    this.options.log.warn(`acp ${this.options.agentName}: ${operation} ${path} refused: ${describeError(error)}`);
+    if (error instanceof AcpError && error.code === 'acp.file-not-found') return RequestError.resourceNotFound(pathToFileURL(path).href);
+    if (error instanceof AcpError) return new RequestError(-32602, error.message);
+    return RequestError.internalError(undefined, describeError(error));
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
