@@ -52,14 +52,15 @@ describe('ACP session with a real agent over stdio', () => {
     }
   });
 
-  test('an agent that speaks MCP over HTTP gets the loopback gateway with its bearer token', async () => {
+  test('an agent that speaks MCP over HTTP gets the loopback gateway with its bearer token; attachments as text when it takes no embedded context', async () => {
     const { agents } = createAgents({
-      profiles: { scripted: fixtureProfile({ env: { HEARTH_FIXTURE_HTTP: '1' } }) },
+      profiles: { scripted: fixtureProfile({ env: { HEARTH_FIXTURE_HTTP: '1', HEARTH_FIXTURE_NO_EMBED: '1' } }) },
       gateway: () => ({ stdio: { command: 'x', args: [] }, http: { url: 'http://127.0.0.1:9/mcp', token: 'tok' } }),
     });
     const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
     try {
-      const info = JSON.parse(textOf(await collect(session.prompt('info'))));
+      const info = JSON.parse(textOf(await collect(session.prompt('info', [{ path: 'notes/b.md', startLine: 3, endLine: 4, text: 'line three\nline four' }]))));
+      assert.equal(info.prompt, 'info\nnotes/b.md (lines 3-4):\n```\nline three\nline four\n```');
       assert.deepEqual(info.mcpServers, [{ type: 'http', name: 'hearth', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer tok' }] }]);
     } finally {
       await session.dispose();
