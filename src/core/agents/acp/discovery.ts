@@ -37,7 +37,8 @@ async function probeOne(definition: AgentDefinition, env: NodeJS.ProcessEnv, cwd
     return { definition, executable: found, descriptor: { ...base, available: true } };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EACCES' ? `"${command}" is not executable` : command.includes('/') ? `"${command}" does not exist` : `"${command}" is not on PATH; install it or set command in [acp.agents.${definition.name}]`;
+    const names = [command, ...(definition.launch.fallbackCommands ?? [])].map((name) => `"${name}"`).join(' or ');
+    const reason = code === 'EACCES' ? `"${command}" is not executable` : command.includes('/') ? `"${command}" does not exist` : `${names} is not on PATH; install it or set command in [acp.agents.${definition.name}]`;
     return { definition, descriptor: { ...base, available: false, unavailableReason: reason } };
   } finally {
     clearTimeout(timer);

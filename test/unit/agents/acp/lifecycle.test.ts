@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentEvent } from '../../../../src/core/agents/agentSession';
 import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
@@ -58,5 +59,29 @@ describe('ACP session lifecycle', () => {
     assert.ok(isAlive(pids.agent) && isAlive(pids.child));
     host.kill('SIGKILL');
     assert.ok(await waitFor(() => !isAlive(pids.agent) && !isAlive(pids.child)), 'no agent process is left behind');
+  });
+});
+
+describe('the gateway offered to external agents', () => {
+  test('an agent reaches the kiln tools through the `hearth gateway` command offered in session/new', async () => {
+    const workspace = await tempWorkspace();
+    try {
+      await writeFile(join(workspace.dir, 'hello.md'), '# Hello\nfrom the kiln\n');
+      const { agents } = createAgents({
+        env: { ...process.env, HEARTH_KILN_PATH: workspace.dir },
+        // The CLI from source, as `hearth gateway` (dist/cli.js in a build).
+        gateway: (cwd) => ({ stdio: { command: process.execPath, args: ['--import', resolve('node_modules/tsx/dist/loader.mjs'), resolve('src/cli/main.ts'), 'gateway', '--workspace', cwd] } }),
+      });
+      const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
+      try {
+        const reply = JSON.parse(textOf(await collect(session.prompt('mcp hello.md'))));
+        assert.ok(reply.tools.includes('read_note') && reply.tools.includes('semantic_search'), reply.tools.join());
+        assert.match(reply.read, /from the kiln/);
+      } finally {
+        await session.dispose();
+      }
+    } finally {
+      await workspace.cleanup();
+    }
   });
 });
