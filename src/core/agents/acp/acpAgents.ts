@@ -52,7 +52,7 @@ export class AcpAgents implements ExternalAgents {
   }
 
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
-    const probed = (await this.probe(options.cwd)).find((agent) => agent.descriptor.name === name);
+    const probed = (await this.probe(options.cwd, name))[0];
     if (!probed) throw new AcpError('acp.unknown-agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
     const launch = probed.definition.launch;
     if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
@@ -91,8 +91,8 @@ export class AcpAgents implements ExternalAgents {
     for (const session of this.sessions) session.killNow();
   }
 
-  private probe(cwd?: string): Promise<ProbedAgent[]> {
-    const definitions = defineAgents(this.options.config.agents, this.options.config.enable_discovery);
+  private probe(cwd?: string, only?: string): Promise<ProbedAgent[]> {
+    const definitions = defineAgents(this.options.config.agents, this.options.config.enable_discovery).filter((definition) => only === undefined || definition.name === only);
     return probeAgents(definitions, this.options.env, cwd, this.limits.probeTimeoutMs);
   }
 }
