@@ -65,7 +65,7 @@ describe('ACP session/request_permission with a real agent', () => {
       // A host that answers late with "allow" must not turn the closed prompt into an allow.
       resolve({ outcome: 'selected', optionId: 'yes' });
     })));
-    const { agents } = createAgents({ limits: { streamingIdleMs: 300 } });
+    const { agents } = createAgents({ limits: { streamingIdleMs: 1000 } });
     const session = await agents.start('scripted', { host, cwd: workspace.dir });
     try {
       const events = await collect(session.prompt('permission'));

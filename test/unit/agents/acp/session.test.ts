@@ -145,7 +145,7 @@ describe('ACP session with a real agent over stdio', () => {
   });
 
   test('streaming time-out: a silent turn is cancelled and reported; an agent that ignores the cancel is restarted', async () => {
-    const { agents } = createAgents({ limits: { streamingIdleMs: 300, cancelGraceMs: 200 } });
+    const { agents } = createAgents({ limits: { streamingIdleMs: 800, cancelGraceMs: 300 } });
     const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
     try {
       const silentPid = session.pid!;
@@ -155,9 +155,9 @@ describe('ACP session with a real agent over stdio', () => {
       assert.ok(error && error.type === 'error' && error.code === 'acp.streaming-timeout', JSON.stringify(events));
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled' });
       assert.ok(await waitFor(() => !isAlive(silentPid)), 'the stuck agent was stopped');
-      // Updates keep a long turn alive: `slow` streams every 20 ms for longer than the time-out.
+      // Updates keep a long turn alive: `slow` streams every 20 ms for well past the time-out.
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 900);
+      setTimeout(() => controller.abort(), 2000);
       const slow = await collect(session.prompt('slow', [], controller.signal));
       assert.ok(!slow.some((event) => event.type === 'error'), 'no time-out while updates flow');
       assert.deepEqual(slow.at(-1), { type: 'done', stopReason: 'cancelled' });
