@@ -228,9 +228,15 @@ export interface Workbench {
 /** Opens `url` in Chromium (a fresh profile) and waits for the workbench's status bar. */
 export async function openBrowser(url: string, viewport = { width: 1400, height: 900 }): Promise<Workbench> {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // Chromium keeps crash reports and caches under XDG dirs beside its profile: keep them in scratch too.
+  const scratch = tempDir('browser');
+  const env = { ...process.env, XDG_CONFIG_HOME: join(scratch.path, 'config'), XDG_CACHE_HOME: join(scratch.path, 'cache') };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env }).catch((error) => {
+    scratch.remove();
+    throw error;
+  });
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= browser.close().catch(() => undefined));
+  const close = () => (closed ??= browser.close().catch(() => undefined).then(() => scratch.remove()));
   try {
     const page = await browser.newPage({ viewport });
     await page.goto(url);
