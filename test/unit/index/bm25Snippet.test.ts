@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Bm25Index, tokenize } from '../../../src/core/index/bm25';
+import { makeSnippet } from '../../../src/core/index/snippet';
+import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
+
+const chunk = (id: string, text: string, title = id, headingPath: string[] = []): ChunkRecord => ({ id, notePath: `${id}.md`, title, headingPath, startLine: 1, endLine: 2, text, contentHash: 'h' });
+
+test('tokenize: lower-cased words and numbers of any script', () => {
+  assert.deepEqual(tokenize('Café au-lait, 2 Tassen; ÜBER straße #tag'), ['café', 'au', 'lait', '2', 'tassen', 'über', 'straße', 'tag']);
+});
+
+test('BM25: the best match first, repeated words saturate, title and headings count, no shared word no hit', () => {
+  const index = new Bm25Index([
+    chunk('a', 'the garden the garden the garden the garden'),
+    chunk('b', 'the garden has one compost heap'),
+    chunk('c', 'bread and butter', 'Kitchen', ['Compost']),
+    chunk('d', 'nothing relevant here'),
+  ]);
+  const hits = index.search('compost garden', 10);
+  assert.equal(hits[0].chunk.id, 'b', 'the chunk with both words first');
+  assert.deepEqual(new Set(hits.map((h) => h.chunk.id)), new Set(['a', 'b', 'c']), 'c matches through its heading');
+  // Saturation: four times the word is far from four times the score of once.
+  const once = new Bm25Index([chunk('x', 'garden'), chunk('y', 'other'), chunk('z', 'more')]).search('garden', 1)[0].score;
+  const four = new Bm25Index([chunk('x', 'garden garden garden garden'), chunk('y', 'other'), chunk('z', 'more')]).search('garden', 1)[0].score;
+  assert.ok(four > once && four < 2 * once, `${once} vs ${four}`);
+  assert.ok(hits.every((h, i) => i === 0 || h.score <= hits[i - 1].score));
+  assert.deepEqual(index.search('zebra', 10), []);
+  assert.deepEqual(index.search('compost', 10, (c) => c.id !== 'b').map((h) => h.chunk.id), ['c']);
+  assert.equal(new Bm25Index([]).search('x', 5).length, 0);
+});
+
+test('snippets: short text whole, long text cut around the first query word on a word boundary', () => {
+  assert.equal(makeSnippet('  short\n\ntext  ', 'x'), 'short text');
+  const long = `${'alpha '.repeat(100)}the needle is here ${'omega '.repeat(100)}`;
+  const snippet = makeSnippet(long, 'needle', 80);
+  assert.match(snippet, /^….*the needle is here.*…$/);
+  assert.ok(snippet.length <= 82);
+  assert.ok(!/^…[a-z]{1,4} /.test(snippet) || snippet.startsWith('…alpha '), 'starts on a word');
+  assert.match(makeSnippet(long, 'absent', 40), /^alpha .*…$/);
+});
