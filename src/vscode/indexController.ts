@@ -5,6 +5,7 @@
  * (`hearth.index`) and the semantic_search kiln tool backed by it.
  */
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { LoadedConfig } from '../core/config/load';
 import { describeError } from '../core/errors';
@@ -74,6 +75,14 @@ export class IndexController implements vscode.Disposable {
       return;
     }
     await this.replace(index);
+    // Any folder activates Hearth; only a kiln (a workspace config, a configured kiln_path, or an
+    // index built before) is indexed unasked, so opening some repository never fetches a model.
+    const isKiln = existsSync(loaded.files.workspace) || (loaded.sources.kiln_path ?? 'default') !== 'default' || (await index.exists());
+    if (index !== this.index) return;
+    if (!isKiln) {
+      this.setState({ kind: 'off', reason: 'this folder is not a kiln yet (no .hearth/config.toml); run "Hearth: Reindex" to index it' });
+      return;
+    }
     this.watch(index);
     void this.run(index, { title: 'Hearth: indexing the kiln' });
   }
@@ -81,7 +90,9 @@ export class IndexController implements vscode.Disposable {
   /** "Hearth: Reindex": every note embedded again, with progress. */
   async reindex(): Promise<void> {
     const index = this.requireIndex();
-    if (index) await this.run(index, { title: 'Hearth: reindexing the kiln', force: true });
+    if (!index) return;
+    if (!this.watcher) this.watch(index);
+    await this.run(index, { title: 'Hearth: reindexing the kiln', force: true });
   }
 
   /** "Hearth: Clear Index": confirmed when `confirm_destructive`; the index stays empty until Reindex. */
