@@ -1,6 +1,6 @@
 import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
 import { isHearthError } from '../errors.js';
-import type { Logger } from '../host.js';
+import type { Logger, Progress } from '../host.js';
 import { Bm25Index } from './bm25.js';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
 import type { Embedder } from './embedders/embedder.js';
@@ -47,10 +47,14 @@ export class KilnIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private version = 0;
   private lexical?: { version: number; index: Bm25Index };
+  private runProgress?: Progress;
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
   constructor(private readonly options: KilnIndexOptions) {
-    this.setup = embedderSetup(options.embedding, options.embedderDeps);
+    // A model fetched on first use reports into the progress of the run that needed it (the CLI's
+    // bar, the editor's notification), else into the host's own.
+    const downloads: Progress = { report: (update) => (this.runProgress ?? options.embedderDeps.progress)?.report({ message: update.message }) };
+    this.setup = embedderSetup(options.embedding, { ...options.embedderDeps, progress: downloads });
     this.kind = options.processing.store;
     this.dir = storeDir(options.kilnRoot, this.kind);
   }
@@ -80,6 +84,7 @@ export class KilnIndex {
           options,
         );
       let report: IndexReport;
+      this.runProgress = options.progress;
       try {
         report = await run();
       } catch (error) {
@@ -89,6 +94,7 @@ export class KilnIndex {
         await this.reopen();
         report = await run();
       } finally {
+        this.runProgress = undefined;
         this.version++;
       }
       // Opening the index and loading the model count too: that is the time the user waits.
