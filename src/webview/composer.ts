@@ -82,7 +82,7 @@ export class Composer {
   setAttachments(attachments: AttachmentRef[]): void {
     this.chips.replaceChildren();
     attachments.forEach((ref, index) => {
-      const chip = el(this.options.doc, 'span', 'chip', `📎 ${formatAttachment(ref)} `);
+      const chip = el(this.options.doc, 'span', 'chip', `#${formatAttachment(ref)} `);
       const remove = this.button('✕', 'Remove', () => this.options.post({ type: 'removeAttachment', index }));
       remove.classList.add('icon');
       chip.append(remove);

@@ -15,7 +15,7 @@ export function renderHistory(doc: Document, items: ConversationSummary[], curre
     open.type = 'button';
     open.append(el(doc, 'span', 'history-title', item.title), el(doc, 'span', 'muted', ` ${item.agent ? `${item.agent} · ` : ''}${item.turns} message${item.turns === 1 ? '' : 's'} · ${new Date(item.updatedAt).toLocaleString()}`));
     open.addEventListener('click', () => onOpen(item.id));
-    const remove = el(doc, 'button', 'icon history-delete', '🗑') as HTMLButtonElement;
+    const remove = el(doc, 'button', 'icon history-delete', '✕') as HTMLButtonElement;
     remove.type = 'button';
     remove.title = 'Delete this conversation';
     remove.setAttribute('aria-label', `Delete ${item.title}`);

@@ -38,7 +38,7 @@ export class TurnView {
     const user = el(doc, 'div', 'message user');
     if (turn.attachments.length > 0) {
       const list = el(doc, 'div', 'attached');
-      for (const ref of turn.attachments) list.append(el(doc, 'span', 'chip', `📎 ${formatAttachment(ref)}`));
+      for (const ref of turn.attachments) list.append(el(doc, 'span', 'chip', `#${formatAttachment(ref)}`));
       user.append(list);
     }
     user.append(el(doc, 'div', 'body plain', turn.text));

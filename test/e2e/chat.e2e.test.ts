@@ -57,7 +57,7 @@ before(async () => {
   on((r) => lastUser(r).includes('KEY-create'), { toolCalls: [{ id: 'c1', name: 'create_note', arguments: JSON.stringify({ path: 'ideas.md', content: '# Ideas\n\nGrow basil.\n' }) }] });
   on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0, { content: 'Understood, I left **tomatoes.md** alone.' });
   on((r) => lastUser(r).includes('KEY-delete'), { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: JSON.stringify({ path: 'garden/tomatoes.md' }) }] });
-  on((r) => lastUser(r).includes('KEY-story'), { content: `Once upon a time ${'the garden grew and grew. '.repeat(200)}The end.` }, { chunkSize: 4, latency: 150 });
+  on((r) => lastUser(r).includes('KEY-story'), { content: `Once upon a time ${'the garden grew and grew. '.repeat(24)}The end.` }, { chunkSize: 4, latency: 100 });
   on((r) => lastUser(r).includes('KEY-hello'), { content: 'Tomatoes need **sun** and `water`.\n\n```python\nprint("water the tomatoes")\n```\n\n<script>document.title = "pwned"</script>' }, { chunkSize: 8 });
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
   writeFileSync(
@@ -167,6 +167,25 @@ test('stop a streaming turn', { skip, timeout: 120_000 }, async () => {
   assert.equal(await chat().locator('.send').innerText(), 'Send');
 });
 
+test('Ask About Selection attaches the selection with its file and lines, and the agent receives it', { skip, timeout: 120_000 }, async () => {
+  await page.locator('.part.editor').click();
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill('tomatoes.md');
+  await quickPickRows(page).filter({ hasText: 'tomatoes.md' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: 'tomatoes.md' }).waitFor();
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+A');
+  await runCommand(page, 'Hearth: Ask About Selection');
+  await chat().locator('.composer .chips', { hasText: 'garden/tomatoes.md:1-3' }).waitFor({ timeout: 20_000 });
+  const before = server!.wire.length;
+  await send('KEY-hello when do I plant them?');
+  await chat().locator('.turn .user .attached', { hasText: 'garden/tomatoes.md:1-3' }).waitFor();
+  await until('the reply', async () => ((await chat().locator('.send').innerText()) === 'Send' ? true : undefined));
+  assert.ok(server!.wire.slice(before).some((w) => JSON.stringify(w.body).includes('Plant them in May')), 'the selected text went to the model');
+  assert.equal(await chat().locator('.composer .chips .chip').count(), 0, 'attachments go with one message');
+});
+
 test('after a window reload the conversation is restored; screenshots in both themes', { skip, timeout: 180_000 }, async () => {
   await page.reload();
   await page.locator('.part.statusbar').waitFor({ timeout: 90_000 });
@@ -179,7 +198,7 @@ test('after a window reload the conversation is restored; screenshots in both th
   }
   await chat().locator('.turn .user', { hasText: 'KEY-hello what do tomatoes need?' }).waitFor({ timeout: 60_000 });
   await chat().locator('.turn .agent strong', { hasText: 'sun' }).first().waitFor();
-  assert.equal(await chat().locator('.turn').count(), 4);
+  assert.equal(await chat().locator('.turn').count(), 5);
   await chat().locator('details.tool[data-status="denied"]').waitFor();
   // The history lists it.
   await chat().locator('.history-button').click();
@@ -189,10 +208,18 @@ test('after a window reload the conversation is restored; screenshots in both th
 
   // The light theme, chosen like a user would; the panel follows the theme's variables.
   await page.locator('.part.editor').click();
-  await runCommand(page, 'Preferences: Color Theme');
-  await page.keyboard.type('Light Modern');
-  await quickPickRows(page).filter({ hasText: 'Light Modern' }).first().waitFor();
-  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
+  try {
+    // The theme list (its rows are themes, the current one first); type only once it is there.
+    await page.locator('.quick-input-widget input[placeholder*="Theme" i], .quick-input-widget input[aria-label*="Theme" i]').first().waitFor();
+    await page.locator('.quick-input-widget input').fill('Light Modern');
+    await quickPickRows(page).filter({ hasText: 'Light Modern' }).first().waitFor();
+    await page.keyboard.press('Enter');
+  } catch (error) {
+    await screenshot(page, 'chat-theme-failure');
+    throw error;
+  }
   await until('the light theme', async () => ((await page.locator('.monaco-workbench.vs').count()) > 0 ? true : undefined), 30_000);
   const background = await chat().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
   assert.notEqual(background, 'rgba(0, 0, 0, 0)');
