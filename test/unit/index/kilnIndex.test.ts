@@ -169,8 +169,8 @@ test('cancelling a run keeps what was embedded; the next run finishes the rest',
   try {
     const index = tinyIndex(root, {}, { batch_size: 4 });
     const controller = new AbortController();
-    let reports = 0;
-    const report = await index.update({ signal: controller.signal, progress: { report: () => ++reports >= 1 && controller.abort() } });
+    // Abort at the first group of notes embedded (model loading may report before that).
+    const report = await index.update({ signal: controller.signal, progress: { report: (u) => /of 120 notes/.test(u.message ?? '') && controller.abort() } });
     assert.equal(report.cancelled, true);
     assert.ok(report.embeddedNotes > 0 && report.embeddedNotes < 120, `embedded ${report.embeddedNotes}`);
     await index.dispose();
