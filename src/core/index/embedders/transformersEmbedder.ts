@@ -66,7 +66,7 @@ export class TransformersEmbedder implements Embedder {
         device,
         dtype: 'fp32',
         progress_callback: (p: { status: string; file?: string; progress?: number }) => {
-          if (p.status === 'progress' && p.progress !== undefined) onProgress?.(`Downloading ${p.file ?? 'model'} (${Math.round(p.progress)}%)`);
+          if (p.status === 'progress' && p.progress !== undefined) onProgress?.(`${local ? 'Loading' : 'Downloading'} ${p.file ?? 'model'} (${Math.round(p.progress)}%)`);
         },
       });
       return pipe as unknown as Extractor;
