@@ -33,7 +33,11 @@ const toolsThisTurn = (r: Req) => {
   const lastUser = messages.map((m) => m.role).lastIndexOf('user');
   return messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
 };
-const lastUser = (r: Req) => JSON.stringify([...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
+/** What the user typed in the last message (attachments, such as the recap of earlier turns, come before it). */
+const lastUser = (r: Req) => {
+  const content = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content;
+  return (typeof content === 'string' ? content : JSON.stringify(content ?? '')).split('\n\n').pop() ?? '';
+};
 
 const chat = (): FrameLocator => webviewFrame(page);
 const input = () => chat().locator('textarea.input');

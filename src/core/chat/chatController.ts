@@ -8,7 +8,7 @@ import type { AgentCatalog, AgentDescriptor, AgentEvent, AgentSession, PromptAtt
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import { runChatCommand, type ChatModels } from './chatCommands';
-import { appendEvent, finalStatus, newConversation, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import { appendEvent, finalStatus, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
 import { PermissionBroker } from './permissionBroker';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
@@ -264,7 +264,10 @@ export class ChatController {
     };
     try {
       const prompts = await this.readAttachments(attachments);
+      const fresh = !this.session || this.sessionStale || this.session.agent.name !== this.conversation.agent;
       const session = await this.ensureSession(turn.id);
+      const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
+      if (fresh && earlier.length > 0) prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
       for await (const event of session.prompt(turn.text, prompts, abort.signal)) {
         if (event.type === 'done' && abort.signal.aborted) break;
         emit(event);

@@ -112,3 +112,23 @@ export function formatAttachment(ref: AttachmentRef): string {
   if (ref.startLine === undefined) return ref.path;
   return ref.endLine !== undefined && ref.endLine !== ref.startLine ? `${ref.path}:${ref.startLine}-${ref.endLine}` : `${ref.path}:${ref.startLine}`;
 }
+
+/** Where the recap of earlier turns is "attached" from (it is not a file). */
+export const RECAP_PATH = 'conversation so far';
+/** The recap keeps the most recent part of the conversation up to this size. */
+export const MAX_RECAP_CHARS = 30_000;
+
+/**
+ * The earlier turns as text, for an agent session that did not see them (after a reload, a model
+ * switch or a crash): Hearth keeps the transcript, so the conversation survives an agent that
+ * forgets it. Tool calls are named, not replayed.
+ */
+export function recapTurns(turns: readonly Turn[]): string {
+  const parts = turns.map((turn) => {
+    const reply = turn.events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+    const tools = turn.events.flatMap((e) => (e.type === 'tool_call' ? [`${e.name} (${e.status})`] : []));
+    return [`User: ${turn.text}`, `Assistant: ${reply || '(no text)'}`, ...(tools.length ? [`(tools used: ${tools.join(', ')})`] : [])].join('\n');
+  });
+  const text = parts.join('\n\n');
+  return text.length > MAX_RECAP_CHARS ? `…\n${text.slice(text.length - MAX_RECAP_CHARS)}` : text;
+}

@@ -143,6 +143,14 @@ test('a message streams as events between turnStart and turnEnd, is saved, and a
   // Chunks coalesced in storage.
   assert.deepEqual(restored.turns[0]!.events.filter((e) => e.type === 'text'), [{ type: 'text', text: 'Hello **world**' }]);
   assert.equal(reopened.state().showPicker, false, 'a restored conversation keeps its agent');
+
+  // The new agent session did not see the earlier turns: they come along as a recap, once.
+  await reopened.controller.handle({ type: 'send', text: 'and then?' });
+  await reopened.controller.handle({ type: 'send', text: 'thanks' });
+  const [first, second] = reopened.catalog.prompts;
+  assert.equal(first!.attachments[0]!.path, 'conversation so far');
+  assert.equal(first!.attachments[0]!.text, 'User: hello there\nAssistant: Hello **world**');
+  assert.deepEqual(second!.attachments, []);
 });
 
 test('permission prompts carry the agent\'s options; approve runs the tool, reject denies it, an option never offered cancels', async () => {
