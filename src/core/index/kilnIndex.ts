@@ -46,7 +46,7 @@ export class KilnIndex {
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
   private version = 0;
-  private lexical?: { version: number; index: Bm25Index };
+  private lexical?: { version: number; index: Bm25Index; hashes: Map<string, string> };
   private runProgress?: Progress;
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
@@ -194,9 +194,31 @@ export class KilnIndex {
     return vector.length;
   }
 
+  /**
+   * The BM25 index, kept in step with the store by content hash: notes that changed since it was
+   * built are swapped in (one saved note does not rebuild it all), and it is rebuilt once stale.
+   */
   private bm25(store: VectorStore): Bm25Index {
-    if (this.lexical?.version !== this.version) this.lexical = { version: this.version, index: new Bm25Index([...store.chunks()]) };
-    return this.lexical.index;
+    const lexical = this.lexical;
+    if (lexical?.version === this.version) return lexical.index;
+    const current = store.noteHashes();
+    if (!lexical || lexical.index.stale) return this.buildBm25(store, current);
+    const changed = new Set<string>();
+    for (const [path, hash] of lexical.hashes) if (current.get(path) !== hash) changed.add(path);
+    for (const [path, hash] of current) if (lexical.hashes.get(path) !== hash) changed.add(path);
+    if (changed.size > 0) {
+      for (const path of changed) lexical.index.removeNote(path);
+      for (const chunk of store.chunks()) if (changed.has(chunk.notePath)) lexical.index.add(chunk);
+      if (lexical.index.stale) return this.buildBm25(store, current);
+    }
+    this.lexical = { version: this.version, index: lexical.index, hashes: current };
+    return lexical.index;
+  }
+
+  private buildBm25(store: VectorStore, hashes: Map<string, string>): Bm25Index {
+    const index = new Bm25Index(store.chunks());
+    this.lexical = { version: this.version, index, hashes };
+    return index;
   }
 }
 

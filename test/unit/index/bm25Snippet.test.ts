@@ -39,3 +39,21 @@ test('snippets: short text whole, long text cut around the first query word on a
   assert.ok(!/^…[a-z]{1,4} /.test(snippet) || snippet.startsWith('…alpha '), 'starts on a word');
   assert.match(makeSnippet(long, 'absent', 40), /^alpha .*…$/);
 });
+
+test('BM25 incremental: a removed note is never returned, an added chunk is found, new words work, many changes make it stale', () => {
+  const base = Array.from({ length: 100 }, (_, i) => chunk(`n${i}`, `common words number ${i}`));
+  const index = new Bm25Index(base);
+  assert.equal(index.size, 100);
+  assert.equal(index.search('number', 5).length, 5);
+  index.removeNote('n3.md');
+  assert.ok(!index.search('3 number', 100).some((h) => h.chunk.id === 'n3'));
+  assert.equal(index.size, 99);
+  index.add(chunk('n3', 'brand new zanzibar text'));
+  assert.deepEqual(index.search('zanzibar', 5).map((h) => h.chunk.id), ['n3']);
+  index.add(chunk('extra', 'common zanzibar'));
+  assert.deepEqual(index.search('zanzibar', 5).map((h) => h.chunk.id).sort(), ['extra', 'n3']);
+  assert.equal(index.stale, false);
+  for (let i = 10; i < 70; i++) index.removeNote(`n${i}.md`);
+  assert.equal(index.stale, true);
+  assert.equal(index.search('number', 200).length, 39);
+});
