@@ -137,6 +137,8 @@ export class ChatApp {
       this.messages.append(view.element);
     }
     this.scroll();
+    // Again once laid out: a restored conversation opens at its end, where one continues it.
+    this.options.schedule?.(() => this.scroll());
   }
 
   private renderOverlay(): void {
