@@ -28,7 +28,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
   models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
   index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
-  search: { summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text] [--limit N] [--json]', load: async () => (await import('./commands/search')).run },
+  search: { summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json]', load: async () => (await import('./commands/search')).run },
   ask: { summary: 'Ask the active chat model one question (or an agent, with --agent NAME); the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
   agents: { summary: 'List internal agents (cards) and external ACP agents with availability (--json)', load: async () => (await import('./commands/agents')).run },
 };

@@ -4,13 +4,14 @@ import { createCliIndex } from '../indexContext';
 import type { CliIo } from '../main';
 import { indexWithProgress } from './indexKiln';
 
-const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text] [--limit N] [--json] [--workspace DIR]
+const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json] [--workspace DIR]
 
 Searches the kiln. hybrid (default) fuses BM25 and vector search by reciprocal rank; semantic is
-vector top-k; text matches a literal (case-insensitive) or a /regex/flags line by line. Before a
+vector top-k; text matches a literal (case-insensitive) or a /regex/flags line by line; property
+takes key=value pairs ("status=draft tags=garden") matched against the frontmatter. Before a
 hybrid or semantic search the index is brought up to date (only changed notes are embedded).
 
-      --mode MODE      hybrid (default), semantic or text
+      --mode MODE      hybrid (default), semantic, text or property
       --limit N        at most N results (default 10)
       --json           print [{path, title, heading, startLine, endLine, score, snippet}]
 ${COMMON_HELP}
@@ -33,7 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   cli.reportConfigProblems();
   const index = createCliIndex(cli, io);
   try {
-    if (mode !== 'text') {
+    if (mode === 'hybrid' || mode === 'semantic') {
       const report = await indexWithProgress(cli, index);
       if (report.embedded > 0) cli.host.log.info(`index: embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }

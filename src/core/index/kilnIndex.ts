@@ -11,6 +11,7 @@ import { readStoredHeader } from './storedHeader.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
 import type { ChunkRecord, StoreKind, VectorStore } from './store/vectorStore.js';
 import { textSearch } from './textSearch.js';
+import { propertySearch } from './propertySearch.js';
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -117,6 +118,7 @@ export class KilnIndex {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? 10;
     if (mode === 'text') return textSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    if (mode === 'property') return propertySearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const store = await this.store();
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     if (mode === 'semantic') {

@@ -8,14 +8,14 @@ export interface SearchResult {
   /** 1-based, inclusive. */
   startLine: number;
   endLine: number;
-  /** Higher is better; its scale depends on the mode (cosine, fused reciprocal rank, or 1 for text). */
+  /** Higher is better; its scale depends on the mode (cosine, fused reciprocal rank, or 1 for text and property). */
   score: number;
   snippet: string;
 }
 
-export type SearchMode = 'hybrid' | 'semantic' | 'text';
+export type SearchMode = 'hybrid' | 'semantic' | 'text' | 'property';
 
-export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'text'];
+export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'text', 'property'];
 
 export function joinHeading(headingPath: readonly string[]): string {
   return headingPath.join(' > ');

@@ -85,6 +85,9 @@ test('hearth search: --json shape, modes, --limit, usage errors exit 2', { skip 
     const text = JSON.parse(hearth(root, 'search', 'tomatoes', '--mode', 'text', '--json').stdout);
     assert.deepEqual(text.map((h: { path: string; startLine: number }) => `${h.path}:${h.startLine}`), ['garden.md:2', 'garden.md:5']);
 
+    const property = JSON.parse(hearth(root, 'search', 'title=bread', '--mode', 'property', '--json').stdout);
+    assert.deepEqual(property.map((h: { path: string }) => h.path), ['kitchen/bread.md']);
+
     const human = hearth(root, 'search', 'yeast', '--mode', 'text');
     assert.match(human.stdout, /^kitchen\/bread\.md:4-4 {2}Bread/m);
 

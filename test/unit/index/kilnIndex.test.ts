@@ -78,7 +78,7 @@ test('exclude globs, max_file_size_kb and broken or binary notes are reported pe
   }
 });
 
-test('search modes: semantic and hybrid carry path, title, heading, lines, score, snippet; text takes literals and /regex/', async () => {
+test('search modes: semantic and hybrid carry path, title, heading, lines, score, snippet; text takes literals and /regex/, property key=value', async () => {
   const root = makeKiln(NOTES);
   try {
     const index = tinyIndex(root, { exclude: ['drafts/**'] });
@@ -100,6 +100,14 @@ test('search modes: semantic and hybrid carry path, title, heading, lines, score
     const regex = await index.search('/^(Flour|Grind)\\b/', { mode: 'text', limit: 10 });
     assert.deepEqual(regex.map((h) => h.path), ['kitchen/bread.md', 'kitchen/coffee.md']);
     await assert.rejects(index.search('/(/', { mode: 'text' }), (e: { code?: string }) => e.code === 'search.bad_query');
+
+    // property: frontmatter (and inline tags) equality, every pair must match.
+    const home = await index.search('tags=home', { mode: 'property' });
+    assert.deepEqual(home.map((h) => [h.path, h.title, h.startLine, h.endLine]), [['garden.md', 'Garden', 1, 4]]);
+    assert.deepEqual(await index.search('tags=home title=Other', { mode: 'property' }), []);
+    assert.equal((await index.search('TITLE=garden', { mode: 'property' })).length, 0, 'keys are exact');
+    assert.equal((await index.search('title=GARDEN', { mode: 'property' })).length, 1, 'values ignore case');
+    await assert.rejects(index.search('home', { mode: 'property' }), (e: { code?: string }) => e.code === 'search.bad_query');
     await index.dispose();
   } finally {
     removeKiln(root);
