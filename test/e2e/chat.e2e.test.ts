@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
-import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
+import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
 const skip = prerequisites();
@@ -79,6 +79,13 @@ default_model = "gpt-4o-mini"
 type = "ollama"
 endpoint = "${server.url}"
 default_model = "qwen2.5:0.5b"
+
+[llm.providers.down]
+type = "openai"
+endpoint = "http://127.0.0.1:${await closedPort()}/v1"
+api_key = "{env:E2E_CHAT_KEY}"
+default_model = "gpt-4o-mini"
+timeout_secs = 5
 
 [acp]
 enable_discovery = false
@@ -190,6 +197,21 @@ test('Ask About Selection attaches the selection with its file and lines, and th
   assert.equal(await chat().locator('.composer .chips .chip').count(), 0, 'attachments go with one message');
 });
 
+test('a provider that is down: the error with its remedy in the conversation, and Retry once it is fixed', { skip, timeout: 120_000 }, async () => {
+  await send(':model down/gpt-4o-mini');
+  await statusShows('hearth.status', 'down/gpt-4o-mini');
+  await send('KEY-hello is anyone there?');
+  const error = chat().locator('.turn').last().locator('.error');
+  await error.waitFor({ timeout: 60_000 });
+  assert.match(await error.locator('.error-message').innerText(), /connect/i);
+  assert.match(await error.locator('.error-remedy').innerText(), /Start the model server/, 'the remedy is shown');
+  await send(':model cloud/gpt-4o-mini');
+  await statusShows('hearth.status', 'cloud/gpt-4o-mini');
+  await error.locator('button.retry').click();
+  await chat().locator('.turn').last().locator('.markdown strong', { hasText: 'sun' }).waitFor({ timeout: 30_000 });
+  assert.equal(await chat().locator('.turn').last().locator('.error').count(), 0, 'the retried turn replaced the failed one');
+});
+
 test('after a window reload the conversation is restored; screenshots in both themes', { skip, timeout: 180_000 }, async () => {
   await page.reload();
   await page.locator('.part.statusbar').waitFor({ timeout: 90_000 });
@@ -202,7 +224,7 @@ test('after a window reload the conversation is restored; screenshots in both th
   }
   await chat().locator('.turn .user', { hasText: 'KEY-hello what do tomatoes need?' }).waitFor({ timeout: 60_000 });
   await chat().locator('.turn .agent strong', { hasText: 'sun' }).first().waitFor();
-  assert.equal(await chat().locator('.turn').count(), 5);
+  assert.equal(await chat().locator('.turn').count(), 6);
   await chat().locator('details.tool[data-status="denied"]').waitFor();
   // The history lists it.
   await chat().locator('.history-button').click();
