@@ -81,3 +81,14 @@ test('a note created on disk is indexed in the background and found', { skip, ti
   await quickPickRows(page).filter({ hasText: 'Compost' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Escape');
 });
+
+test('Clear Index asks first and empties the index; Reindex builds it again', { skip, timeout: 180_000 }, async () => {
+  await runCommand(page, 'Hearth: Clear Index');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  assert.match(await dialog.innerText(), /Clear the Hearth index\?/);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await indexShows(0);
+  await runCommand(page, 'Hearth: Reindex');
+  await indexShows(4);
+});
