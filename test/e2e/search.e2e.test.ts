@@ -8,7 +8,7 @@
 // is missing, a failure in CI.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
@@ -72,7 +72,7 @@ test('the kiln is indexed on activation; Semantic Search finds a note and opens 
   await until('the cursor on line 8', async () => ((await page.locator('[id="status.editor.selection"]').innerText()).includes('Ln 8,') ? true : undefined));
 });
 
-test('a note created on disk is indexed in the background and found', { skip, timeout: 180_000 }, async () => {
+test('a note created on disk is indexed in the background and found; a deleted folder leaves the index', { skip, timeout: 180_000 }, async () => {
   writeFileSync(join(ws, 'garden', 'compost.md'), '# Compost\n\nTurn the compost heap every week.\n');
   await indexShows(4);
   await runCommand(page, 'Hearth: Semantic Search');
@@ -80,6 +80,9 @@ test('a note created on disk is indexed in the background and found', { skip, ti
   await page.keyboard.type('compost heap');
   await quickPickRows(page).filter({ hasText: 'Compost' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Escape');
+  // A deleted folder's notes leave the index too.
+  rmSync(join(ws, 'garden'), { recursive: true });
+  await indexShows(2);
 });
 
 test('Clear Index asks first and empties the index; Reindex builds it again', { skip, timeout: 180_000 }, async () => {
@@ -90,5 +93,5 @@ test('Clear Index asks first and empties the index; Reindex builds it again', { 
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await indexShows(0);
   await runCommand(page, 'Hearth: Reindex');
-  await indexShows(4);
+  await indexShows(2);
 });
