@@ -191,3 +191,27 @@ test('cancelling a run keeps what was embedded; the next run finishes the rest',
     removeKiln(root);
   }
 });
+
+test('two processes on one index: a run whose commit meets a commit by the other reloads the index and runs again', async () => {
+  const root = makeKiln(NOTES);
+  try {
+    const editor = tinyIndex(root, { exclude: ['drafts/**'] });
+    await editor.update();
+    const cli = tinyIndex(root, { exclude: ['drafts/**'] });
+    assert.deepEqual(await cli.counts(), { notes: 3, chunks: 4 });
+    writeNotes(root, { 'tea.md': '# Tea\nGreen tea.\n' });
+    await editor.update();
+    writeNotes(root, { 'soup.md': '# Soup\nLeek soup.\n' });
+    const report = await cli.update();
+    assert.equal(report.notes, 5);
+    assert.deepEqual(await cli.counts(), { notes: 5, chunks: 6 });
+    await cli.dispose();
+    await editor.dispose();
+    const fresh = tinyIndex(root, { exclude: ['drafts/**'] });
+    const after = await fresh.update();
+    assert.deepEqual([after.notes, after.embedded], [5, 0], 'the work of both processes is on disk');
+    await fresh.dispose();
+  } finally {
+    removeKiln(root);
+  }
+});
