@@ -126,6 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         host,
         redactor,
         gatewayEndpoint: () => gateway?.endpoint,
+        gateway: () => gateway?.gateway,
         cliPath: context.asAbsolutePath('dist/cli.js'),
         storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
         version,

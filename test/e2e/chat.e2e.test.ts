@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
@@ -61,6 +61,11 @@ before(async () => {
   on((r) => lastUser(r).includes('KEY-create'), { toolCalls: [{ id: 'c1', name: 'create_note', arguments: JSON.stringify({ path: 'ideas.md', content: '# Ideas\n\nGrow basil.\n' }) }] });
   on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0, { content: 'Understood, I left **tomatoes.md** alone.' });
   on((r) => lastUser(r).includes('KEY-delete'), { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: JSON.stringify({ path: 'garden/tomatoes.md' }) }] });
+  // An upstream MCP tool (server-everything's read-only echo, behind the editor's gateway).
+  // Answers only when the upstream's own result came back to the model.
+  on((r) => lastUser(r).includes('KEY-echo') && toolsThisTurn(r) > 0 && text(r).includes('Echo: basil loves sun'), { content: 'The garden said: basil loves sun' });
+  on((r) => lastUser(r).includes('KEY-echo') && toolsThisTurn(r) > 0, { content: 'The echo never came back.' });
+  on((r) => lastUser(r).includes('KEY-echo'), { toolCalls: [{ id: 'e1', name: 'ev_echo', arguments: JSON.stringify({ message: 'basil loves sun' }) }] });
   on((r) => lastUser(r).includes('KEY-story'), { content: `Once upon a time ${'the garden grew and grew. '.repeat(24)}The end.` }, { chunkSize: 4, latency: 100 });
   on((r) => lastUser(r).includes('KEY-hello'), { content: 'Tomatoes need **sun** and `water`.\n\n```python\nprint("water the tomatoes")\n```\n\n<script>document.title = "pwned"</script>' }, { chunkSize: 8 });
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
@@ -89,6 +94,15 @@ timeout_secs = 5
 
 [acp]
 enable_discovery = false
+
+[[mcp.servers]]
+name = "everything"
+prefix = "ev_"
+allowed_tools = ["echo"]
+[mcp.servers.transport]
+type = "stdio"
+command = ${JSON.stringify(process.execPath)}
+args = [${JSON.stringify(resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js'))}, "stdio"]
 
 [embedding]
 provider = "local_cpu"
@@ -168,6 +182,14 @@ test('approve one tool call (the note is written) and reject another (the note s
   assert.ok(existsSync(join(ws, 'garden', 'tomatoes.md')), 'a rejected delete never runs');
 });
 
+test('an upstream tool behind the gateway runs in an internal agent turn', { skip, timeout: 120_000 }, async () => {
+  await until('the upstream ready', async () => ((await statusText('hearth.gateway')).includes('1/1') ? true : undefined), 60_000);
+  await send('KEY-echo what does the garden say?');
+  await chat().locator('.markdown', { hasText: 'The garden said: basil loves sun' }).waitFor({ timeout: 30_000 });
+  const call = chat().locator('details.tool[data-status="completed"]').last();
+  assert.match(await call.locator('summary').innerText(), /ev_echo/);
+});
+
 test('stop a streaming turn', { skip, timeout: 120_000 }, async () => {
   await send('KEY-story tell me a long story');
   const turn = chat().locator('.turn').last();
@@ -224,7 +246,7 @@ test('after a window reload the conversation is restored; screenshots in both th
   }
   await chat().locator('.turn .user', { hasText: 'KEY-hello what do tomatoes need?' }).waitFor({ timeout: 60_000 });
   await chat().locator('.turn .agent strong', { hasText: 'sun' }).first().waitFor();
-  assert.equal(await chat().locator('.turn').count(), 6);
+  assert.equal(await chat().locator('.turn').count(), 7);
   await chat().locator('details.tool[data-status="denied"]').waitFor();
   // The history lists it.
   await chat().locator('.history-button').click();

@@ -11,6 +11,7 @@ import { hearthGatewayStdio } from '../../core/agents/acp/gatewayOffer';
 import type { HearthAgentCatalog } from '../../core/agents/agentCatalog';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from '../../core/agents/agentSession';
 import { createAgentCatalog } from '../../core/agents/agentSetup';
+import type { GatewayToolSource } from '../../core/agents/agentTools';
 import type { LoadedConfig } from '../../core/config/load';
 import { globalConfigDir } from '../../core/config/locations';
 import { kilnToolContext } from '../../core/gateway/gatewaySetup';
@@ -34,6 +35,8 @@ export interface EditorAgentCatalogDeps {
   version: string;
   /** semantic_search for the kiln tools, once an index exists. */
   semanticSearch?: () => SemanticSearchFn | undefined;
+  /** The running gateway, whose upstream tools internal agents may call. */
+  gateway?: () => GatewayToolSource | undefined;
 }
 
 export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
@@ -62,11 +65,13 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
   private catalog(): HearthAgentCatalog {
     const { config } = this.deps.config();
     const workspaceRoot = this.deps.workspaceRoot() ?? homedir();
+    const gateway = this.deps.gateway?.();
     return createAgentCatalog({
       config: () => this.deps.config().config,
       runtime: this.deps.runtime,
       kilnContext: kilnToolContext(config, this.deps.host, workspaceRoot, this.deps.semanticSearch?.()),
       external: this.external(),
+      ...(gateway ? { gateway } : {}),
       globalConfigDir: globalConfigDir(process.env),
       workspaceRoot,
       ...(this.deps.storageDir ? { storageDir: this.deps.storageDir } : {}),
