@@ -49,7 +49,7 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
       const dir = kiln ? join(kiln, '.hearth', 'index') : undefined;
       const built = dir !== undefined && existsSync(dir) && readdirSync(dir).length > 0;
       void vscode.window.showInformationMessage(
-        built ? `Hearth: an index exists in ${dir}. Search hits can be attached in the chat (Search notes).` : `Hearth: no index yet${dir ? ` in ${dir}` : ''}. Build it with \`hearth index\` in a terminal (or the index command, when available).`,
+        built ? `Hearth: an index exists in ${dir}. Search hits can be attached in the chat (Search notes).` : `Hearth: no index yet${dir ? ` in ${dir}` : ''}. Build it with "Hearth: Reindex" (Command Palette) or \`hearth index\` in a terminal.`,
       );
     }),
   ];
