@@ -31,7 +31,15 @@ import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
 
+/**
+ * What deactivate waits for: the composition root's own record of the work that must end before the
+ * extension host goes (agent and tool-server process trees, an index write in progress). VS Code
+ * disposes the subscriptions only after deactivate's promise settles, without awaiting them.
+ */
+let shutdownWork: (() => Promise<unknown>)[] = [];
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  shutdownWork = [];
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
   // [logging].level ([cli].verbose = debug), with every known secret redacted.
   const channel = vscode.window.createOutputChannel('Hearth', { log: true });
@@ -74,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
       const controller = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
       gateway = controller;
+      shutdownWork.push(() => controller.stop());
       context.subscriptions.push(controller, ...registerGatewayCommands(controller));
       // Only the [[mcp.servers]] entries that changed restart.
       onConfig('gateway', (loaded) => {
@@ -99,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const modelCache = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
       const index = new IndexController(host, log, modelCache);
       kilnIndex = index;
+      shutdownWork.push(() => index.close());
       context.subscriptions.push(
         index,
         vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
@@ -132,6 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         version,
         semanticSearch: () => (kilnIndex?.current ? search : undefined),
       });
+      shutdownWork.push(() => catalog.shutdown());
       context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current }));
     });
 
@@ -142,7 +153,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  const work = shutdownWork;
+  shutdownWork = [];
+  await Promise.allSettled(work.map((end) => end()));
+}
 
 /** Runs one reaction to a config reload; a failure is logged and does not stop the others. */
 function guard(log: Logger, what: string, run: () => void): void {

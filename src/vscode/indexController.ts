@@ -105,6 +105,13 @@ export class IndexController implements vscode.Disposable {
     vscode.window.showInformationMessage('Hearth: the index was cleared.');
   }
 
+  /** Stops watching and closes the index, waiting for a write in progress to finish. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.watcher?.dispose();
+    await this.index?.dispose();
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     this.watcher?.dispose();

@@ -100,8 +100,13 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
     return agents;
   }
 
+  /** Ends every agent process tree and waits for them (deactivate awaits it). */
+  async shutdown(): Promise<void> {
+    await Promise.allSettled(this.externals.map((agents) => agents.dispose()));
+  }
+
   dispose(): void {
     process.off('exit', this.onExit);
-    for (const agents of this.externals) void agents.dispose();
+    void this.shutdown();
   }
 }
