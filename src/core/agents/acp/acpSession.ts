@@ -37,6 +37,8 @@ interface Turn {
   /** Aborted when the turn ends for any reason: open permission prompts close with it. */
   controller: AbortController;
   streamingTimer?: NodeJS.Timeout;
+  /** Prompts the user has open: while any is, the streaming time-out does not run. */
+  waitingForUser: number;
   timedOut?: () => void;
   /** Settles when the agent is done with the turn (after a cancel, possibly after its reader left). */
   finished?: Promise<void>;
@@ -67,6 +69,7 @@ export class AcpSession implements AgentSession {
       tools: this.tools,
       push: (event) => this.turn?.channel.push(event),
       turnSignal: () => this.turn?.controller.signal,
+      waitingForUser: (work) => this.whileWaitingForUser(work),
     });
   }
 
@@ -95,7 +98,7 @@ export class AcpSession implements AgentSession {
       return;
     }
     clearTimeout(this.idleTimer);
-    const turn: Turn = { channel: new EventChannel(), controller: new AbortController() };
+    const turn: Turn = { channel: new EventChannel(), controller: new AbortController(), waitingForUser: 0 };
     this.turn = turn;
     turn.finished = this.runTurn(turn, text, attachments, signal)
       .catch((error) => this.options.log.error(`acp ${this.agent.name}: turn failed unexpectedly: ${describeError(error)}`))
@@ -194,8 +197,23 @@ export class AcpSession implements AgentSession {
 
   private touchStreaming(turn: Turn): void {
     clearTimeout(turn.streamingTimer);
+    if (turn.waitingForUser > 0) return;
     turn.streamingTimer = setTimeout(() => turn.timedOut?.(), this.options.limits.streamingIdleMs);
     turn.streamingTimer.unref?.();
+  }
+
+  /** The streaming time-out stops while the user is asked and starts afresh once the last answer is in. */
+  private async whileWaitingForUser<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.turn;
+    if (!turn) return work();
+    turn.waitingForUser++;
+    clearTimeout(turn.streamingTimer);
+    try {
+      return await work();
+    } finally {
+      turn.waitingForUser--;
+      if (!turn.channel.isEnded) this.touchStreaming(turn);
+    }
   }
 
   private armIdle(): void {

@@ -21,6 +21,11 @@ export interface AgentRequestsOptions {
   push(event: AgentEvent): void;
   /** Aborted when the running turn ends: prompts opened for it close with it. */
   turnSignal(): AbortSignal | undefined;
+  /**
+   * Runs `work` while Hearth waits for the user: the turn's streaming time-out is paused meanwhile,
+   * since an agent waiting on an answer is silent by design and a slow answer must not cancel it.
+   */
+  waitingForUser<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -45,7 +50,7 @@ export class AgentRequests {
     }
     const detail = rawInput === undefined ? undefined : truncate(typeof rawInput === 'string' ? rawInput : JSON.stringify(rawInput, null, 2), 2000);
     const options = params.options.map(({ optionId, name, kind: optionKind }) => ({ optionId, name, kind: optionKind }));
-    const decision = await this.options.broker.decide(`${kind}\u0000${title}`, { toolCallId: id, title, ...(detail ? { detail } : {}), options }, this.signal(requestSignal));
+    const decision = await this.options.waitingForUser(() => this.options.broker.decide(`${kind}\u0000${title}`, { toolCallId: id, title, ...(detail ? { detail } : {}), options }, this.signal(requestSignal)));
     if (!decision.allowed) {
       tools.denied.add(id);
       push({ type: 'tool_update', id, status: 'denied', isError: true });
@@ -72,7 +77,7 @@ export class AgentRequests {
 
   private async confirmOverwrite(relativePath: string, requestSignal: AbortSignal): Promise<boolean> {
     if (!this.options.confirmDestructive) return true;
-    const decision = await this.options.broker.decide(
+    const decision = await this.options.waitingForUser(() => this.options.broker.decide(
       'fs/write_text_file',
       {
         toolCallId: `write:${relativePath}`,
@@ -84,7 +89,7 @@ export class AgentRequests {
         ],
       },
       this.signal(requestSignal),
-    );
+    ));
     return decision.allowed;
   }
 
