@@ -1,13 +1,18 @@
 // `npm run bench`: the index stores side by side (flat vs vectra, 10k and 100k chunks x 384 dims of
-// random unit vectors), each scenario in its own process with a time cap, then the pipeline hook.
+// random unit vectors), each scenario in its own process with a time cap, then the indexing
+// pipeline (test/bench/pipeline.ts) and the MCP gateway (test/bench/gateway.bench.ts, also
+// `npm run bench:gateway` alone). HEARTH_BENCH_PARTS=store,pipeline,gateway picks parts.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runGatewayBench } from './gateway.bench';
+import { run as runPipelineBench } from './pipeline';
 
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -32,6 +37,18 @@ function scenario(args: string[]): Promise<Result> {
 const ms = (v: unknown) => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v.toFixed(2)) : '—');
 
 async function main(): Promise<void> {
+  if (parts.has('store')) await storeBench();
+  if (parts.has('pipeline')) {
+    const lines = await runPipelineBench();
+    printTable(['pipeline', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('gateway')) {
+    const lines = await runGatewayBench();
+    printTable(['gateway', 'value'], lines.map((l) => [l.name, l.value]));
+  }
+}
+
+async function storeBench(): Promise<void> {
   const rows: string[][] = [];
   for (const n of sizes) {
     for (const kind of (process.env.HEARTH_BENCH_STORES ?? 'flat,vectra').split(',')) {
@@ -53,17 +70,6 @@ async function main(): Promise<void> {
   }
   const head = ['store', 'chunks', 'build ms', 'save ms', 'cold load ms', 'search p50 ms', 'p95 ms', 'recall@10', 'RSS MB', 'update 1 note ms'];
   printTable(head, rows);
-
-  // The indexing pipeline (transformers.js notes/s, overhead over the bare embedder, no-op re-index):
-  // test/bench/pipeline.ts, when present, exports run(): Promise<{ label: string; value: string }[]>.
-  const hook = join(here, 'pipeline.ts');
-  if (existsSync(hook)) {
-    const mod = (await import(hook)) as { run: () => Promise<{ label: string; value: string }[]> };
-    const lines = await mod.run();
-    printTable(['pipeline', 'value'], lines.map((l) => [l.label, l.value]));
-  } else {
-    console.log('\n(pipeline benchmark: test/bench/pipeline.ts not present)');
-  }
 }
 
 function printTable(head: string[], rows: string[][]): void {
