@@ -3,7 +3,7 @@
  * activity, plans and errors go to stderr (so stdout stays the answer), and `--json` prints the
  * whole turn at the end instead. Ctrl-C cancels the turn; the exit code says how it ended.
  */
-import type { AgentEvent, AgentSession, PromptAttachment } from '../core/agents/agentSession';
+import type { AgentEvent, AgentSession, ContextUsage, PromptAttachment } from '../core/agents/agentSession';
 import { RecordedSession } from '../core/agents/transcripts';
 import type { Usage } from '../core/llm/types';
 
@@ -36,6 +36,7 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   process.on('SIGINT', onInterrupt);
   let message = '';
   let usage: Usage | undefined;
+  let context: ContextUsage | undefined;
   let stopReason = 'end_turn';
   const tools = new Map<string, ToolRecord>();
   const errors: { code: string; message: string; remedy?: string }[] = [];
@@ -73,7 +74,9 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
         if (!out.json) stderrLine(`plan:\n${event.entries.map((e) => `  [${e.status === 'completed' ? 'x' : e.status === 'in_progress' ? '~' : ' '}] ${e.content}`).join('\n')}`);
         break;
       case 'usage':
-        usage = { inputTokens: (usage?.inputTokens ?? 0) + event.usage.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + event.usage.outputTokens };
+        if (event.usage) usage = { inputTokens: (usage?.inputTokens ?? 0) + event.usage.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + event.usage.outputTokens };
+        // The context window is a level, not an increment: the last report stands.
+        if (event.context) context = event.context;
         break;
       case 'error':
         errors.push({ code: event.code, message: event.message, ...(event.remedy ? { remedy: event.remedy } : {}) });
@@ -93,7 +96,7 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   }
   if (out.json) {
     const transcript = session instanceof RecordedSession ? session.transcriptId : null;
-    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], usage: usage ?? null, stopReason, errors, transcript }, null, 2) + '\n');
+    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], usage: usage ?? null, ...(context ? { context } : {}), stopReason, errors, transcript }, null, 2) + '\n');
   } else if (message && !message.endsWith('\n')) out.stdout.write('\n');
   return stopReason === 'cancelled' ? 130 : stopReason === 'error' ? 1 : 0;
 }

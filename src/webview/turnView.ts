@@ -4,7 +4,7 @@
  * and result), the plan, inline permission prompts, errors with their remedy and a retry button.
  * Live turns and restored ones go through the same `apply`.
  */
-import type { AgentEvent, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
+import type { AgentEvent, ContextUsage, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
 import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation';
 import { renderReply } from './markdown';
 
@@ -103,7 +103,10 @@ export class TurnView {
         return;
       }
       case 'usage':
-        this.status.dataset.usage = `${event.usage.inputTokens} in · ${event.usage.outputTokens} out`;
+        // Token counts (internal agents) and the context window (ACP agents) can both arrive; keep each.
+        if (event.usage) this.status.dataset.tokens = `${event.usage.inputTokens} in · ${event.usage.outputTokens} out`;
+        if (event.context) this.status.dataset.context = contextText(event.context);
+        this.status.dataset.usage = [this.status.dataset.tokens, this.status.dataset.context].filter(Boolean).join(' · ');
         return;
       case 'error': {
         const box = el(doc, 'div', 'error');
@@ -186,6 +189,13 @@ export class TurnView {
 }
 
 /** A new element with a class and text (always as text: never parsed). */
+/** `context 12.3k / 200k tokens · 0.0123 USD`; the used part is left out when the agent did not know it. */
+function contextText(context: ContextUsage): string {
+  const tokens = (n: number) => (n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n));
+  const window = context.used !== undefined ? `context ${tokens(context.used)} / ${tokens(context.size)} tokens` : `context window ${tokens(context.size)} tokens`;
+  return context.cost ? `${window} · ${context.cost.amount.toFixed(4)} ${context.cost.currency}` : window;
+}
+
 export function el(doc: Document, tag: string, className = '', text?: string): HTMLElement {
   const element = doc.createElement(tag);
   if (className) element.className = className;

@@ -33,10 +33,22 @@ export type AgentEvent =
   | { type: 'tool_call'; id: string; name: string; title?: string; arguments?: unknown; status: ToolCallStatus }
   | { type: 'tool_update'; id: string; status: ToolCallStatus; result?: string; isError?: boolean }
   | { type: 'plan'; entries: PlanEntry[] }
-  | { type: 'usage'; usage: Usage }
+  /**
+   * Token counts of a model call (internal agents) and/or how full the agent's context window is
+   * (ACP `usage_update`, which carries no per-call counts); at least one of the two is present.
+   */
+  | { type: 'usage'; usage?: Usage; context?: ContextUsage }
   /** A failure the user should see in the conversation; `code` is the HearthError code. */
   | { type: 'error'; code: string; message: string; remedy?: string }
   | { type: 'done'; stopReason: AgentStopReason };
+
+/** An agent's context window as it reported it; `used` is absent when the agent did not know it. */
+export interface ContextUsage {
+  used?: number;
+  size: number;
+  /** The session's cumulative cost so far, when the agent reports one. */
+  cost?: { amount: number; currency: string };
+}
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 

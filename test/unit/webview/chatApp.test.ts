@@ -57,6 +57,20 @@ test('a streamed turn: the user message with its attachment, markdown built from
   assert.equal($('.turn-status').textContent, '10 in · 5 out');
 });
 
+test('an ACP agent\'s context window shows beside the token counts; an unknown "used" shows the window alone', () => {
+  const { app, $ } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'usage', context: { size: 200_000 } } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'done', stopReason: 'end_turn' } });
+  app.receive({ type: 'turnEnd', turnId: 't1' });
+  assert.equal($('.turn-status').textContent, 'context window 200k tokens');
+  app.receive({ type: 'turnStart', turnId: 't2', text: 'again', attachments: [] });
+  app.receive({ type: 'event', turnId: 't2', event: { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } } });
+  app.receive({ type: 'event', turnId: 't2', event: { type: 'usage', context: { used: 12_345, size: 200_000, cost: { amount: 0.01, currency: 'USD' } } } });
+  app.receive({ type: 'turnEnd', turnId: 't2' });
+  assert.equal([...app['messages'].querySelectorAll('.turn-status')].at(-1)!.textContent, '10 in · 5 out · context 12.3k / 200k tokens · 0.0100 USD');
+});
+
 test('tool calls are collapsed with name, arguments and result; permission prompts show the agent\'s options and post the choice', () => {
   const { app, $, doc, sent } = setup();
   app.receive({ type: 'turnStart', turnId: 't1', text: 'make a note', attachments: [] });

@@ -1,4 +1,4 @@
-import type { AgentEvent, PlanEntry, ToolCallStatus } from '../agentSession';
+import type { AgentEvent, ContextUsage, PlanEntry, ToolCallStatus } from '../agentSession';
 
 export interface TrackedToolCall {
   title: string;
@@ -21,7 +21,7 @@ const PLAN_STATUSES = new Set(['pending', 'in_progress', 'completed']);
 /**
  * Turns one `session/update` into the events every agent produces. Checked by hand rather than
  * trusted: a malformed update is reported as `invalid` (logged by the caller, the turn goes on),
- * and kinds with nothing to show (commands, modes, usage, notices) give no events.
+ * and kinds with nothing to show (commands, modes, notices) give no events.
  */
 export function updateToEvents(update: unknown, tracker: ToolCallTracker): UpdateResult {
   if (!isRecord(update) || typeof update.sessionUpdate !== 'string') return { invalid: 'update without "sessionUpdate"' };
@@ -71,9 +71,22 @@ export function updateToEvents(update: unknown, tracker: ToolCallTracker): Updat
       }
       return { events: [{ type: 'plan', entries }] };
     }
+    case 'usage_update': {
+      // `used: null` is what claude-agent-acp sends before it knows: the size alone is still shown.
+      if (!isCount(update.size)) return { invalid: 'usage_update without a size' };
+      if (update.used !== undefined && update.used !== null && !isCount(update.used)) return { invalid: 'usage_update with a non-numeric "used"' };
+      const context: ContextUsage = { ...(isCount(update.used) ? { used: update.used } : {}), size: update.size };
+      const cost = update.cost;
+      if (isRecord(cost) && typeof cost.amount === 'number' && Number.isFinite(cost.amount) && typeof cost.currency === 'string') context.cost = { amount: cost.amount, currency: cost.currency };
+      return { events: [{ type: 'usage', context }] };
+    }
     default:
       return { events: [] };
   }
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function toolStatus(value: unknown, fallback: ToolCallStatus): ToolCallStatus | undefined {

@@ -119,6 +119,9 @@ describe('ACP session with a real agent over stdio', () => {
       assert.ok(warnings.some((line) => /not a JSON-RPC 2.0 message/.test(line)));
       assert.ok(warnings.some((line) => /invalid session\/update \(agent_message_chunk without content\)/.test(line)));
       assert.ok(warnings.some((line) => /invalid session\/update \(tool_call with unknown status/.test(line)));
+      // claude-agent-acp's `usage_update` with `used: null` (which the SDK's own validation rejects) is shown, not dropped.
+      assert.deepEqual(events.filter((event) => event.type === 'usage'), [{ type: 'usage', context: { size: 1000 } }]);
+      assert.ok(!warnings.some((line) => /usage_update/.test(line)), warnings.join('\n'));
       assert.equal(textOf(await collect(session.prompt('echo fine'))), 'fine');
     } finally {
       await session.dispose();

@@ -9,7 +9,6 @@ describe('session/update → AgentEvents', () => {
     assert.deepEqual(updateToEvents({ sessionUpdate: 'agent_thought_chunk', content: { type: 'resource', resource: { uri: 'file:///x', text: 'inner' } } }, tracker), { events: [{ type: 'thought', text: 'inner' }] });
     assert.deepEqual(updateToEvents({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }, tracker), { events: [] });
     assert.deepEqual(updateToEvents({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'replayed' } }, tracker), { events: [] });
-    assert.deepEqual(updateToEvents({ sessionUpdate: 'usage_update', used: null, size: 10 }, tracker), { events: [] });
   });
 
   test('tool call updates keep the last status, show diffs and raw output, and announce unknown calls', () => {
@@ -26,6 +25,18 @@ describe('session/update → AgentEvents', () => {
     updateToEvents({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Delete', kind: 'delete' }, tracker);
     tracker.denied.add('c');
     assert.deepEqual(updateToEvents({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'failed' }, tracker), { events: [{ type: 'tool_update', id: 'c', status: 'denied', isError: true }] });
+  });
+
+  test('usage_update becomes a usage event with the context window; `used: null` (claude-agent-acp) keeps the size', () => {
+    const tracker = new ToolCallTracker();
+    assert.deepEqual(updateToEvents({ sessionUpdate: 'usage_update', used: 53_000, size: 200_000 }, tracker), { events: [{ type: 'usage', context: { used: 53_000, size: 200_000 } }] });
+    assert.deepEqual(updateToEvents({ sessionUpdate: 'usage_update', used: null, size: 200_000 }, tracker), { events: [{ type: 'usage', context: { size: 200_000 } }] });
+    assert.deepEqual(updateToEvents({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.0125, currency: 'USD' } }, tracker), { events: [{ type: 'usage', context: { used: 10, size: 100, cost: { amount: 0.0125, currency: 'USD' } } }] });
+    // A cost that is not one is left out; the usage still shows.
+    assert.deepEqual(updateToEvents({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: null }, tracker), { events: [{ type: 'usage', context: { used: 10, size: 100 } }] });
+    for (const update of [{ sessionUpdate: 'usage_update' }, { sessionUpdate: 'usage_update', used: 5, size: null }, { sessionUpdate: 'usage_update', used: 'many', size: 100 }, { sessionUpdate: 'usage_update', used: 1, size: -1 }]) {
+      assert.ok('invalid' in updateToEvents(update, tracker), JSON.stringify(update));
+    }
   });
 
   test('invalid updates are reported, not thrown', () => {
