@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { findExecutable } from './findExecutable';
+import { exitsWithin, killGroup } from '../process/processGroup';
 
 export interface ProcessTransportOptions {
   command: string;
@@ -153,26 +154,6 @@ export class ProcessTransport implements Transport {
 
   private async waitExit(ms: number): Promise<boolean> {
     if (this.exited) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    const result = await Promise.race([this.exitPromise!.then(() => true), timedOut]);
-    clearTimeout(timer);
-    return result;
-  }
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
+    return exitsWithin(this.exitPromise!, ms);
   }
 }

@@ -1,5 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { findExecutable } from '../../gateway/findExecutable';
+import { exitsWithin, killGroup } from '../../process/processGroup';
 
 export interface AgentProcessOptions {
   command: string;
@@ -96,27 +97,7 @@ export class AgentProcess {
     if (!this.exited) killGroup(this.child, 'SIGKILL');
   }
 
-  private async waitExit(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    const result = await Promise.race([this.exit.then(() => true), timedOut]);
-    clearTimeout(timer);
-    return result;
-  }
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
+  private waitExit(ms: number): Promise<boolean> {
+    return exitsWithin(this.exit, ms);
   }
 }
