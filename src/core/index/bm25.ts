@@ -8,6 +8,16 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
+export interface Bm25BuildOptions {
+  /** Longest stretch of work between two returns to the event loop (default 8 ms). */
+  sliceMs?: number;
+  /** Also return to the event loop after this many steps (one per chunk in each of the two passes; tests count these, not a clock). */
+  sliceChunks?: number;
+  signal?: AbortSignal;
+  k1?: number;
+  b?: number;
+}
+
 /** A note's chunks changed or left since the last build: past this share of the docs, rebuild. */
 const REBUILD_SHARE = 0.2;
 
@@ -34,11 +44,37 @@ export class Bm25Index {
   private changed = 0;
 
   constructor(
-    chunks: Iterable<ChunkRecord>,
+    chunks: Iterable<ChunkRecord> = [],
     private readonly k1 = 1.2,
     private readonly b = 0.75,
   ) {
-    // Pass 1: term ids per doc and document frequencies; pass 2: postings laid out by term.
+    for (const _ of this.buildSteps(chunks));
+  }
+
+  /**
+   * The same build in slices: it hands the event loop back (setImmediate) every `sliceMs`
+   * milliseconds or `sliceChunks` chunks, whichever comes first, so 100k chunks (seconds of work)
+   * never freeze the extension host. Chunks are read from the iterable as the build goes.
+   */
+  static async build(chunks: Iterable<ChunkRecord>, options: Bm25BuildOptions = {}): Promise<Bm25Index> {
+    const index = new Bm25Index([], options.k1, options.b);
+    const sliceMs = options.sliceMs ?? 8;
+    const sliceChunks = options.sliceChunks ?? Infinity;
+    let sliceStart = performance.now();
+    let inSlice = 0;
+    for (const _ of index.buildSteps(chunks)) {
+      // Every step is one chunk; the clock is read only every 64 of them.
+      if (++inSlice < sliceChunks && (inSlice & 63 || performance.now() - sliceStart < sliceMs)) continue;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      options.signal?.throwIfAborted();
+      sliceStart = performance.now();
+      inSlice = 0;
+    }
+    return index;
+  }
+
+  /** Pass 1: term ids per doc and document frequencies; pass 2: postings laid out by term. Yields once per chunk and pass. */
+  private *buildSteps(chunks: Iterable<ChunkRecord>): Generator<void> {
     const docTerms: Uint32Array[] = [];
     const df: number[] = [];
     for (const chunk of chunks) {
@@ -50,13 +86,15 @@ export class Bm25Index {
         if (id !== previous) df[id] = (df[id] ?? 0) + 1;
         previous = id;
       }
+      yield;
     }
     this.offsets = new Uint32Array(this.termIds.size + 1);
     for (let t = 0; t < df.length; t++) this.offsets[t + 1] = this.offsets[t] + (df[t] ?? 0);
     const fill = this.offsets.slice(0, -1);
     this.postDocs = new Uint32Array(this.offsets[this.offsets.length - 1]);
     this.postTfs = new Uint16Array(this.postDocs.length);
-    docTerms.forEach((ids, doc) => {
+    for (let doc = 0; doc < docTerms.length; doc++) {
+      const ids = docTerms[doc];
       for (let i = 0; i < ids.length; ) {
         let j = i;
         while (j < ids.length && ids[j] === ids[i]) j++;
@@ -65,7 +103,8 @@ export class Bm25Index {
         this.postTfs[at] = Math.min(j - i, 0xffff);
         i = j;
       }
-    });
+      yield;
+    }
   }
 
   get size(): number {

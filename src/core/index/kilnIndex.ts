@@ -47,7 +47,11 @@ export class KilnIndex {
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
   private version = 0;
-  private lexical?: { version: number; index: Bm25Index; hashes: Map<string, string> };
+  private lexical?: { version: number; index: Bm25Index; hashes: Map<string, string>; suspect?: boolean };
+  private lexicalBuild?: Promise<Bm25Index>;
+  /** Counts starts and ends of runs and clears: a BM25 build that saw one read a moving store. */
+  private mutations = 0;
+  private writing = 0;
   private runProgress?: Progress;
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
@@ -85,6 +89,8 @@ export class KilnIndex {
           options,
         );
       let report: IndexReport;
+      this.mutations++;
+      this.writing++;
       this.runProgress = options.progress;
       try {
         report = await run();
@@ -97,6 +103,8 @@ export class KilnIndex {
       } finally {
         this.runProgress = undefined;
         this.version++;
+        this.mutations++;
+        this.writing--;
       }
       // Opening the index and loading the model count too: that is the time the user waits.
       report.seconds = (performance.now() - started) / 1000;
@@ -109,8 +117,10 @@ export class KilnIndex {
   /** Empties the index (on disk too); the next update embeds every note again. */
   clear(): Promise<void> {
     return this.serialized(async () => {
+      this.mutations++;
       await (await this.store()).clear();
       this.version++;
+      this.mutations++;
     });
   }
 
@@ -127,7 +137,7 @@ export class KilnIndex {
     }
     // hybrid: vector and BM25 candidates, fused by reciprocal rank.
     const depth = Math.max(limit * 3, 30);
-    const [semantic, lexical] = [await store.search(vector, depth), this.bm25(store).search(query, depth)];
+    const [semantic, lexical] = [await store.search(vector, depth), (await this.bm25(store)).search(query, depth)];
     const fused = new Map<string, { chunk: ChunkRecord; score: number }>();
     const add = (list: { chunk: ChunkRecord }[]) =>
       list.forEach(({ chunk }, rank) => {
@@ -199,12 +209,14 @@ export class KilnIndex {
   /**
    * The BM25 index, kept in step with the store by content hash: notes that changed since it was
    * built are swapped in (one saved note does not rebuild it all), and it is rebuilt once stale.
+   * The first build (seconds at 100k chunks) runs in slices, so the extension host stays
+   * responsive; searches arriving meanwhile wait for the same build.
    */
-  private bm25(store: VectorStore): Bm25Index {
+  private async bm25(store: VectorStore): Promise<Bm25Index> {
     const lexical = this.lexical;
-    if (lexical?.version === this.version) return lexical.index;
+    if (lexical?.version === this.version && !lexical.suspect) return lexical.index;
     const current = store.noteHashes();
-    if (!lexical || lexical.index.stale) return this.buildBm25(store, current);
+    if (!lexical || lexical.index.stale || lexical.suspect) return this.buildBm25(store, current);
     const changed = new Set<string>();
     for (const [path, hash] of lexical.hashes) if (current.get(path) !== hash) changed.add(path);
     for (const [path, hash] of current) if (lexical.hashes.get(path) !== hash) changed.add(path);
@@ -217,10 +229,19 @@ export class KilnIndex {
     return lexical.index;
   }
 
-  private buildBm25(store: VectorStore, hashes: Map<string, string>): Bm25Index {
-    const index = new Bm25Index(store.chunks());
-    this.lexical = { version: this.version, index, hashes };
-    return index;
+  private buildBm25(store: VectorStore, hashes: Map<string, string>): Promise<Bm25Index> {
+    return (this.lexicalBuild ??= (async () => {
+      const [version, mutations] = [this.version, this.mutations];
+      try {
+        const index = await Bm25Index.build(store.chunks());
+        // A run that started meanwhile may have moved chunks under the build (a compaction): the
+        // result still answers this search, and the next one rebuilds it.
+        this.lexical = { version, index, hashes, suspect: this.writing > 0 || this.mutations !== mutations };
+        return index;
+      } finally {
+        this.lexicalBuild = undefined;
+      }
+    })());
   }
 }
 

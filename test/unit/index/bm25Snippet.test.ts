@@ -57,3 +57,31 @@ test('BM25 incremental: a removed note is never returned, an added chunk is foun
   assert.equal(index.stale, true);
   assert.equal(index.search('number', 200).length, 39);
 });
+
+test('BM25 sliced build: the event loop runs between slices, and the result equals the one-go build', async () => {
+  const words = ['garden', 'tomato', 'basil', 'compost', 'bread', 'yeast', 'coffee', 'rain'];
+  const chunks = Array.from({ length: 2000 }, (_, i) => chunk(`n${i}`, `${words[i % 8]} ${words[(i * 3) % 8]} ${words[(i * 5) % 7]} note ${i}`));
+  let ticks = 0;
+  let ticker: NodeJS.Immediate | undefined;
+  const tick = () => {
+    ticks++;
+    ticker = setImmediate(tick);
+  };
+  ticker = setImmediate(tick);
+  const before = ticks;
+  // 2 steps per chunk (two passes), a slice every 100 steps: 40 returns to the event loop.
+  const sliced = await Bm25Index.build(chunks, { sliceChunks: 100, sliceMs: Infinity });
+  const during = ticks - before;
+  clearImmediate(ticker);
+  assert.ok(during >= 20, `only ${during} event loop turns during the build`);
+  const whole = new Bm25Index(chunks);
+  assert.equal(sliced.size, whole.size);
+  for (const query of ['garden', 'tomato basil', 'note 17', 'coffee rain yeast', 'absent']) {
+    assert.deepEqual(sliced.search(query, 20), whole.search(query, 20), query);
+  }
+  // An abort between slices stops the build.
+  const controller = new AbortController();
+  const aborted = Bm25Index.build(chunks, { sliceChunks: 100, signal: controller.signal });
+  controller.abort();
+  await assert.rejects(aborted);
+});
