@@ -97,6 +97,18 @@ export interface AgentStartOptions {
   cwd: string;
   /** A model (`provider/model`) for this session, overriding the card's and the active one. */
   model?: string;
+  /**
+   * Earlier turns of the conversation this session continues (after a model switch or a reload).
+   * Internal agents take them as real chat history; external agents cannot be given history, so
+   * they ignore it and the surface sends a recap with the first prompt instead.
+   */
+  history?: HistoryMessage[];
+}
+
+/** One earlier message of a conversation, oldest first; turns alternate user, assistant. */
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  text: string;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { KilnToolContext } from '../kiln/tools/kilnTool';
 import { LlmError } from '../llm/errors';
 import type { LlmRuntime } from '../llm/llmRuntime';
 import { parseModelId } from '../llm/modelId';
-import type { ProviderSettings } from '../llm/types';
+import type { ChatMessage, ProviderSettings } from '../llm/types';
 import type { AgentCard } from './agentCard';
 import type { AgentDescriptor, AgentStartOptions } from './agentSession';
 import { filterTools, fromGatewayTool, fromKilnTool, type AgentTool, type GatewayToolSource } from './agentTools';
@@ -76,6 +76,7 @@ export async function startInternalAgent(card: AgentCard, options: AgentStartOpt
     provider,
     chatOptions: { ...(settings.model ? { model: settings.model } : {}), ...(card.temperature !== undefined ? { temperature: card.temperature } : {}) },
     systemPrompt,
+    history: options.history?.map((message): ChatMessage => (message.role === 'user' ? { role: 'user', content: message.text } : { role: 'assistant', content: message.text })),
     tools,
     host: options.host,
     confirmDestructive: config.cli.confirm_destructive,

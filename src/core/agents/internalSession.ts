@@ -28,6 +28,8 @@ export interface InternalSessionOptions {
   /** Request overrides (model, temperature) for every step. */
   chatOptions: ChatOptions;
   systemPrompt: string;
+  /** Earlier messages of the conversation this session continues, after the system prompt. */
+  history?: readonly ChatMessage[];
   /** Asked at the start of each turn: gateway tools come and go while a session lives. */
   tools: () => AgentTool[];
   host: AgentSessionHost;
@@ -49,7 +51,7 @@ export class InternalAgentSession implements AgentSession {
 
   constructor(private readonly options: InternalSessionOptions) {
     this.agent = options.agent;
-    this.history = [{ role: 'system', content: options.systemPrompt }];
+    this.history = [{ role: 'system', content: options.systemPrompt }, ...(options.history ?? [])];
   }
 
   /** The conversation so far (system prompt first); for tests and transcripts of what the model saw. */

@@ -8,7 +8,7 @@ import type { AgentCatalog, AgentDescriptor, AgentEvent, AgentSession, PromptAtt
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import { runChatCommand, type ChatModels } from './chatCommands';
-import { appendEvent, finalStatus, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
 import { PermissionBroker } from './permissionBroker';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
@@ -265,9 +265,11 @@ export class ChatController {
     try {
       const prompts = await this.readAttachments(attachments);
       const fresh = !this.session || this.sessionStale || this.session.agent.name !== this.conversation.agent;
-      const session = await this.ensureSession(turn.id);
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
-      if (fresh && earlier.length > 0) prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
+      const session = await this.ensureSession(turn.id, earlier);
+      // A new session has not seen the earlier turns: internal agents got them as chat history at
+      // start; an external agent cannot be given history, so it gets a recap with this prompt.
+      if (fresh && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
       for await (const event of session.prompt(turn.text, prompts, abort.signal)) {
         if (event.type === 'done' && abort.signal.aborted) break;
         emit(event);
@@ -296,7 +298,7 @@ export class ChatController {
     finish();
   }
 
-  private async ensureSession(turnId: string): Promise<AgentSession> {
+  private async ensureSession(turnId: string, earlier: readonly Turn[]): Promise<AgentSession> {
     if (!this.conversation.agent) {
       this.conversation.agent = await this.deps.catalog.defaultAgent();
       this.pickerWanted = false;
@@ -308,6 +310,7 @@ export class ChatController {
     this.session = await this.deps.catalog.start(this.conversation.agent, {
       host: { requestPermission: (request, signal) => this.permissions.ask(turnId, request, signal) },
       cwd: this.deps.cwd(),
+      ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
     });
     return this.session;
   }

@@ -5,7 +5,7 @@
  *
  * Free of `vscode`, DOM and Node APIs: bundled into the webview too.
  */
-import type { AgentEvent } from '../agents/agentSession';
+import type { AgentEvent, HistoryMessage } from '../agents/agentSession';
 
 /** A note (or a part of one) attached to a message; the text itself is read by the host at send. */
 export interface AttachmentRef {
@@ -131,4 +131,34 @@ export function recapTurns(turns: readonly Turn[]): string {
   });
   const text = parts.join('\n\n');
   return text.length > MAX_RECAP_CHARS ? `…\n${text.slice(text.length - MAX_RECAP_CHARS)}` : text;
+}
+
+/**
+ * The earlier turns as chat history for an internal agent's new session: each turn a user message
+ * and the assistant's reply, so the model sees a real conversation rather than a recap. The most
+ * recent turns are kept up to MAX_RECAP_CHARS; attachments are named (their text is not repeated)
+ * and a reply without text says what happened, since providers refuse empty messages.
+ */
+export function historyMessages(turns: readonly Turn[]): HistoryMessage[] {
+  const pairs = turns.map((turn): [HistoryMessage, HistoryMessage] => {
+    const attached = turn.attachments.length ? `\n\n(attached: ${turn.attachments.map(formatAttachment).join(', ')})` : '';
+    const reply = turn.events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+    const tools = turn.events.flatMap((e) => (e.type === 'tool_call' ? [`${e.name} (${e.status})`] : []));
+    const note = tools.length ? `(tools used: ${tools.join(', ')})` : '';
+    const fallback = turn.status === 'cancelled' ? '(stopped by the user before answering)' : turn.status === 'error' ? '(the answer failed)' : '(no text)';
+    const text = [reply || (note ? '' : fallback), note].filter(Boolean).join('\n\n');
+    return [
+      { role: 'user', text: `${turn.text}${attached}` },
+      { role: 'assistant', text },
+    ];
+  });
+  const kept: [HistoryMessage, HistoryMessage][] = [];
+  let size = 0;
+  for (const pair of pairs.reverse()) {
+    size += pair[0].text.length + pair[1].text.length;
+    if (size > MAX_RECAP_CHARS && kept.length > 0) break;
+    kept.unshift(pair);
+  }
+  // Even the last turn alone is bounded (a pasted book must not fill the model's window).
+  return kept.flat().map((m) => (m.text.length > MAX_RECAP_CHARS ? { ...m, text: `…${m.text.slice(m.text.length - MAX_RECAP_CHARS)}` } : m));
 }

@@ -144,7 +144,21 @@ test('a message streams as events between turnStart and turnEnd, is saved, and a
   assert.deepEqual(restored.turns[0]!.events.filter((e) => e.type === 'text'), [{ type: 'text', text: 'Hello **world**' }]);
   assert.equal(reopened.state().showPicker, false, 'a restored conversation keeps its agent');
 
-  // The new agent session did not see the earlier turns: they come along as a recap, once.
+  // The new (internal) agent session did not see the earlier turns: it starts with them as chat
+  // history, and no recap is attached.
+  await reopened.controller.handle({ type: 'send', text: 'and then?' });
+  await reopened.controller.handle({ type: 'send', text: 'thanks' });
+  const [first, second] = reopened.catalog.prompts;
+  assert.deepEqual(reopened.catalog.starts.map((s) => s.history), [[{ role: 'user', text: 'hello there' }, { role: 'assistant', text: 'Hello **world**' }]]);
+  assert.deepEqual(first!.attachments, []);
+  assert.deepEqual(second!.attachments, []);
+});
+
+test('an external agent cannot be given history: its new session gets the earlier turns as a recap, once', async () => {
+  const h = harness();
+  await h.controller.handle({ type: 'send', text: 'hello there' });
+  const reopened = harness({ storage: h.storage });
+  reopened.catalog.sessionKind = 'external';
   await reopened.controller.handle({ type: 'send', text: 'and then?' });
   await reopened.controller.handle({ type: 'send', text: 'thanks' });
   const [first, second] = reopened.catalog.prompts;

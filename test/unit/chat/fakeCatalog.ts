@@ -8,6 +8,10 @@ export const GHOST: AgentDescriptor = { name: 'ghost-acp', kind: 'external', ava
 
 export class FakeCatalog implements AgentCatalog {
   readonly prompts: { text: string; attachments: PromptAttachment[] }[] = [];
+  /** The options of every start, oldest first (history given to new sessions). */
+  readonly starts: AgentStartOptions[] = [];
+  /** What the started sessions say they are: an external agent gets no history, only a recap. */
+  sessionKind: AgentDescriptor['kind'] = 'internal';
   started = 0;
   disposed = 0;
   /** The signal of the last turn, to check that stop aborts it. */
@@ -26,10 +30,11 @@ export class FakeCatalog implements AgentCatalog {
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
     if (name !== 'kiln') throw new HearthError('agent.unavailable', `${name} cannot start`);
     this.started++;
+    this.starts.push(options);
     const catalog = this;
     return {
       id: `s${this.started}`,
-      agent: KILN,
+      agent: { ...KILN, kind: this.sessionKind },
       async *prompt(text: string, attachments: PromptAttachment[] = [], signal?: AbortSignal): AsyncIterable<AgentEvent> {
         catalog.prompts.push({ text, attachments });
         catalog.lastSignal = signal;
