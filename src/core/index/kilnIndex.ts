@@ -59,7 +59,7 @@ export class KilnIndex {
     // A model fetched on first use reports into the progress of the run that needed it (the CLI's
     // bar, the editor's notification), else into the host's own.
     const downloads: Progress = { report: (update) => (this.runProgress ?? options.embedderDeps.progress)?.report({ message: update.message }) };
-    this.setup = embedderSetup(options.embedding, { ...options.embedderDeps, progress: downloads });
+    this.setup = embedderSetup(options.embedding, { workers: options.processing.parallel_workers, ...options.embedderDeps, progress: downloads });
     this.kind = options.processing.store;
     this.dir = storeDir(options.kilnRoot, this.kind);
   }

@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { EmbeddingConfig } from '../../config/schema.js';
 import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes.js';
@@ -19,6 +19,12 @@ export interface EmbedderDeps {
   progress?: Progress;
   /** Tests: run transformers.js in this thread instead of a worker. */
   inProcess?: boolean;
+  /**
+   * `[processing].parallel_workers`: local_cpu embeds with this many worker threads (each its own
+   * model session, the CPU cores shared between them) and, unless `max_concurrent` is set, keeps
+   * that many batches in flight. Default 1.
+   */
+  workers?: number;
 }
 
 export interface EmbedderSetup {
@@ -44,7 +50,9 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
   if (type === 'cloud_b' && !config.api_url) throw new EmbeddingError('embedding.config', '[embedding] provider cloud_b needs api_url (an OpenAI-compatible embeddings endpoint) and model.');
   if (type === 'local_cpu' || type === 'local_gpu_a' || type === 'local_gpu_b') model = resolveModelPath(model, deps.baseDir);
   const hosted = type === 'cloud_a' || type === 'cloud_b';
-  const batching: BatchingOptions = { batchSize: config.batch_size, maxConcurrent: config.max_concurrent ?? defaults.maxConcurrent, retries: hosted ? 5 : 0 };
+  const workers = type === 'local_cpu' && !deps.inProcess ? Math.max(1, deps.workers ?? 1) : 1;
+  const maxConcurrent = config.max_concurrent ?? (type === 'local_cpu' ? workers : defaults.maxConcurrent);
+  const batching: BatchingOptions = { batchSize: config.batch_size, maxConcurrent, retries: hosted ? 5 : 0 };
   const finalModel = model;
   const create = async (): Promise<Embedder> => {
     switch (type) {
@@ -58,7 +66,12 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
           return new TransformersEmbedder({ ...options, onProgress: (message) => deps.progress?.report({ message }) });
         }
         const { WorkerEmbedder } = await import('./workerEmbedder.js');
-        return new WorkerEmbedder(options, deps.progress);
+        if (workers === 1) return new WorkerEmbedder(options, deps.progress);
+        // Each worker's session gets its share of the cores, so N workers do not fight over them.
+        const threads = Math.max(1, Math.floor(availableParallelism() / workers));
+        const { EmbedderPool } = await import('./embedderPool.js');
+        // Only the first worker reports the model loading (they all load the same files).
+        return new EmbedderPool(type, finalModel, workers, (i) => new WorkerEmbedder({ ...options, threads }, i === 0 ? deps.progress : undefined));
       }
       case 'local_gpu_b': {
         const { LlamaCppEmbedder } = await import('./llamaCppEmbedder.js');

@@ -10,6 +10,8 @@ export interface TransformersOptions {
   model: string;
   cacheDir?: string;
   device?: TransformersDevice;
+  /** CPU threads of the model session (default: onnxruntime's own choice, all cores). */
+  threads?: number;
   /** Where Hub models are fetched from (a mirror; tests point it at a closed port). */
   remoteHost?: string;
   /** Download progress of a Hub model, as a short message (e.g. "Downloading onnx/model.onnx (40%)"). */
@@ -65,6 +67,7 @@ export class TransformersEmbedder implements Embedder {
       const pipe = await tf.pipeline('feature-extraction', model, {
         device,
         dtype: 'fp32',
+        ...(this.options.threads ? { session_options: { intraOpNumThreads: this.options.threads } } : {}),
         progress_callback: (p: { status: string; file?: string; progress?: number }) => {
           if (p.status === 'progress' && p.progress !== undefined) onProgress?.(`${local ? 'Loading' : 'Downloading'} ${p.file ?? 'model'} (${Math.round(p.progress)}%)`);
         },
