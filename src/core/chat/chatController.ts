@@ -80,26 +80,32 @@ export class ChatController {
     return { dispose: () => this.agentListeners.delete(listener) };
   }
 
-  /** A raw message from the webview: parsed against the protocol, dropped (and logged) if malformed. */
-  async handle(raw: unknown): Promise<void> {
+  /**
+   * A raw message from a webview: parsed against the protocol, dropped (and logged) if malformed.
+   * `reply` reaches only the surface that sent it (search results, the model list, a joining
+   * surface's catch-up); everything else goes to every surface showing this conversation.
+   */
+  async handle(raw: unknown, reply: (message: HostMessage) => void = this.deps.post): Promise<void> {
     const parsed = parseWebviewMessage(raw);
     if ('error' in parsed) {
       this.deps.log.warn(`chat: ignored a malformed message from the panel (${parsed.error})`);
       return;
     }
     try {
-      await this.dispatch(parsed.message);
+      await this.dispatch(parsed.message, reply);
     } catch (error) {
       this.deps.log.error(`chat: ${parsed.message.type} failed: ${describeError(error)}`);
       this.notice('error', describeError(error));
     }
   }
 
-  private async dispatch(message: WebviewMessage): Promise<void> {
+  private async dispatch(message: WebviewMessage, reply: (message: HostMessage) => void): Promise<void> {
     switch (message.type) {
       case 'ready':
         await this.refreshAgents();
-        return this.postState();
+        this.postState();
+        // A surface that opens while a tool waits for an answer shows the question too.
+        return this.permissions.repost(reply);
       case 'send':
         return this.send(message.text);
       case 'stop':
@@ -124,7 +130,7 @@ export class ChatController {
         return this.attach(ref);
       }
       case 'searchNotes':
-        return this.search(message.query);
+        return this.search(message.query, reply);
       case 'attachHit':
         return this.attach({ path: message.path, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
       case 'removeAttachment':
@@ -132,7 +138,7 @@ export class ChatController {
         return this.postAttachments();
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
-        return this.deps.post({ type: 'models', ids });
+        return reply({ type: 'models', ids });
       }
     }
   }
@@ -353,12 +359,12 @@ export class ChatController {
     this.postHistory();
   }
 
-  private async search(query: string): Promise<void> {
-    if (!this.deps.notes.search) return this.deps.post({ type: 'searchResults', query, hits: [], error: 'Search is not available yet: build the index first.' });
+  private async search(query: string, reply: (message: HostMessage) => void): Promise<void> {
+    if (!this.deps.notes.search) return reply({ type: 'searchResults', query, hits: [], error: 'Search is not available yet: build the index first.' });
     try {
-      this.deps.post({ type: 'searchResults', query, hits: await this.deps.notes.search(query) });
+      reply({ type: 'searchResults', query, hits: await this.deps.notes.search(query) });
     } catch (error) {
-      this.deps.post({ type: 'searchResults', query, hits: [], error: describeError(error) });
+      reply({ type: 'searchResults', query, hits: [], error: describeError(error) });
     }
   }
 

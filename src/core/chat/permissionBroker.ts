@@ -8,6 +8,7 @@ import type { PermissionOutcome, PermissionRequest } from '../agents/agentSessio
 import type { HostMessage } from './protocol';
 
 interface Pending {
+  turnId: string;
   request: PermissionRequest;
   resolve(outcome: PermissionOutcome): void;
 }
@@ -25,6 +26,7 @@ export class PermissionBroker {
       const onAbort = () => this.settle(requestId, undefined);
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(requestId, {
+        turnId,
         request,
         resolve: (outcome) => {
           signal.removeEventListener('abort', onAbort);
@@ -38,6 +40,11 @@ export class PermissionBroker {
   /** The user's answer (undefined: dismissed). Unknown request ids are ignored. */
   answer(requestId: string, optionId: string | undefined): void {
     this.settle(requestId, optionId);
+  }
+
+  /** Shows every open prompt again (to a surface that joined while they were open). */
+  repost(post: (message: HostMessage) => void): void {
+    for (const [requestId, { turnId, request }] of this.pending) post({ type: 'permission', requestId, turnId, request });
   }
 
   /** Every open prompt ends as cancelled (turn stopped, panel gone). */

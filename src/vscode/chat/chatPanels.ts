@@ -1,11 +1,12 @@
 /**
  * Where the chat lives: a webview view in the "Hearth" activity bar container, and (on request) a
- * panel beside the editor. Each surface gets its own ChatController; both share the workspace's
- * history. The one used last is "active": the commands (New Chat, Ask About Selection) and the
- * status bar's agent item follow it.
+ * panel beside the editor. Both show the same live conversation: one ChatController (ChatSurfaces)
+ * broadcasting to every open webview, so a turn started in one streams in the other and they never
+ * diverge. The surface used last is "active": Focus Chat and Ask About Selection go to it.
  */
 import * as vscode from 'vscode';
 import type { ChatController } from '../../core/chat/chatController';
+import { ChatSurfaces, type ChatSurface } from '../../core/chat/chatSurfaces';
 import type { HostMessage } from '../../core/chat/protocol';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/host';
@@ -22,16 +23,19 @@ export interface ChatPanelsDeps {
 }
 
 export class ChatPanels implements vscode.WebviewViewProvider, vscode.Disposable {
-  private readonly controllers = new Set<ChatController>();
-  private current: ChatController | undefined;
-  private viewController: ChatController | undefined;
-  private viewWaiters: ((controller: ChatController) => void)[] = [];
+  private readonly surfaces: ChatSurfaces;
+  private current: ChatSurface | undefined;
+  private viewSurface: ChatSurface | undefined;
+  private viewWaiters: ((surface: ChatSurface) => void)[] = [];
   private readonly _onDidChangeActive = new vscode.EventEmitter<ChatController | undefined>();
   readonly onDidChangeActive = this._onDidChangeActive.event;
   private readonly disposables: vscode.Disposable[] = [this._onDidChangeActive];
 
   constructor(private readonly deps: ChatPanelsDeps) {
+    this.surfaces = new ChatSurfaces((post) => deps.createController(post));
+    const following = this.surfaces.onDidChangeController((controller) => this._onDidChangeActive.fire(controller));
     this.disposables.push(
+      { dispose: () => following.dispose() },
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: true } }),
       vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
         // A chat panel left open beside the editor comes back after a reload, on the last conversation.
@@ -42,90 +46,83 @@ export class ChatPanels implements vscode.WebviewViewProvider, vscode.Disposable
     );
   }
 
+  /** The conversation every surface shows; undefined while none is open. */
   get active(): ChatController | undefined {
-    return this.current;
+    return this.surfaces.current;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    const controller = this.attach(view.webview, view.onDidDispose);
-    this.viewController = controller;
-    view.onDidChangeVisibility(() => view.visible && this.setActive(controller));
-    view.onDidDispose(() => (this.viewController = undefined));
-    for (const waiter of this.viewWaiters.splice(0)) waiter(controller);
+    const surface = this.attach(view.webview, view.onDidDispose);
+    this.viewSurface = surface;
+    view.onDidChangeVisibility(() => view.visible && (this.current = surface));
+    view.onDidDispose(() => this.viewSurface === surface && (this.viewSurface = undefined));
+    for (const waiter of this.viewWaiters.splice(0)) waiter(surface);
   }
 
-  /** Reveals the side view and returns its controller once the webview exists. */
+  /** Reveals the side view and returns the conversation once its webview exists. */
   async focusView(): Promise<ChatController> {
-    const ready = this.viewController ? Promise.resolve(this.viewController) : new Promise<ChatController>((resolve) => this.viewWaiters.push(resolve));
+    const ready = this.viewSurface ? Promise.resolve(this.viewSurface) : new Promise<ChatSurface>((resolve) => this.viewWaiters.push(resolve));
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-    const controller = await ready;
-    this.setActive(controller);
-    controller.focusInput();
-    return controller;
+    const surface = await ready;
+    this.current = surface;
+    surface.post({ type: 'focusInput' });
+    return surface.controller;
   }
 
-  /** The active surface (the side view when none was used yet), focused. */
+  /** The surface used last (the side view when none was used yet), focused. */
   async focusActive(): Promise<ChatController> {
-    if (this.current && this.current !== this.viewController) {
-      this.current.focusInput();
-      return this.current;
+    if (this.current && this.current !== this.viewSurface) {
+      this.current.post({ type: 'focusInput' });
+      return this.current.controller;
     }
     return this.focusView();
   }
 
-  /** Opens a chat panel beside the editor. */
+  /** Opens a chat panel beside the editor, on the same conversation as the side view. */
   openInEditor(): ChatController {
     const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Hearth Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { retainContextWhenHidden: true });
-    return this.adoptPanel(panel);
+    return this.adoptPanel(panel).controller;
   }
 
-  private adoptPanel(panel: vscode.WebviewPanel): ChatController {
+  private adoptPanel(panel: vscode.WebviewPanel): ChatSurface {
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'hearth.svg');
-    const controller = this.attach(panel.webview, panel.onDidDispose);
-    panel.onDidChangeViewState(() => panel.active && this.setActive(controller));
-    this.setActive(controller);
-    return controller;
+    const surface = this.attach(panel.webview, panel.onDidDispose);
+    panel.onDidChangeViewState(() => panel.active && (this.current = surface));
+    this.current = surface;
+    return surface;
   }
 
-  private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>): ChatController {
+  private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>): ChatSurface {
     const { extensionUri } = this.deps;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
-    const controller = this.deps.createController((message) => {
+    const surface = this.surfaces.attach((message: HostMessage) => {
       webview.postMessage(message).then(undefined, (error) => this.deps.log.debug(`chat: posting to the panel failed: ${describeError(error)}`));
     });
-    this.controllers.add(controller);
     const subscription = webview.onDidReceiveMessage((message) => {
-      this.setActive(controller);
-      void controller.handle(message);
+      this.current = surface;
+      void surface.handle(message);
     });
     onDidDispose(() => {
       subscription.dispose();
-      this.controllers.delete(controller);
-      if (this.current === controller) this.setActive([...this.controllers][0]);
-      void controller.dispose();
+      if (this.current === surface) this.current = undefined;
+      void surface.detach();
     });
     webview.html = chatHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css')).toString(),
     });
-    if (!this.current) this.setActive(controller);
-    return controller;
+    this.current ??= surface;
+    return surface;
   }
 
-  private setActive(controller: ChatController | undefined): void {
-    if (this.current === controller) return;
-    this.current = controller;
-    this._onDidChangeActive.fire(controller);
-  }
-
-  /** Every open surface (a model switch or a config reload is shown in all of them). */
+  /** The open conversation, for a model switch or a config reload to show in every surface. */
   all(): ChatController[] {
-    return [...this.controllers];
+    return this.surfaces.current ? [this.surfaces.current] : [];
   }
 
   dispose(): void {
-    for (const controller of this.controllers) void controller.dispose();
+    void this.surfaces.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
