@@ -35,7 +35,8 @@ function index(kilnRoot: string): KilnIndex {
   return new KilnIndex({
     kilnRoot,
     embedding: EmbeddingSchema.parse({ model: tinyModelDir() }),
-    processing: ProcessingSchema.parse({}),
+    // HEARTH_BENCH_WORKERS sets [processing].parallel_workers (default: half the cores).
+    processing: ProcessingSchema.parse(process.env.HEARTH_BENCH_WORKERS ? { parallel_workers: Number(process.env.HEARTH_BENCH_WORKERS) } : {}),
     embedderDeps: { env: {} },
     log: silentLogger,
   });
@@ -99,7 +100,7 @@ export async function run(): Promise<{ label: string; value: string }[]> {
       bareMs = Math.min(bareMs, performance.now() - t);
     }
     await bare.dispose?.();
-    out.push({ label: `first index, ${n} notes (${chunks} chunks), model loaded`, value: `${(firstMs / 1000).toFixed(2)} s` });
+    out.push({ label: `first index, ${n} notes (${chunks} chunks), model loaded, ${idx.setup.batching.maxConcurrent} embedding worker(s)`, value: `${(firstMs / 1000).toFixed(2)} s` });
     out.push({ label: `re-index (--force), best of 3`, value: `${(pipelineMs / 1000).toFixed(2)} s` });
     out.push({ label: 'throughput', value: `${((n * 1000) / pipelineMs).toFixed(0)} notes/s, ${((chunks * 1000) / pipelineMs).toFixed(0)} chunks/s` });
     out.push({ label: 'embedder alone, same texts, best of 3', value: `${(bareMs / 1000).toFixed(2)} s` });
