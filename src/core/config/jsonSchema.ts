@@ -17,7 +17,7 @@ export function configJsonSchema(): Record<string, unknown> {
       // A default computed from this machine's cores would be wrong on the user's machine.
       if (ctx.path.at(-1) === 'parallel_workers') {
         delete json.default;
-        json.description = 'Parallel indexing workers; default: half the CPU cores';
+        json.description = 'Embedding worker threads for local_cpu (batches in flight unless max_concurrent is set); default: half the CPU cores';
       }
     },
   }) as Record<string, unknown>;

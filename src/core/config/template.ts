@@ -132,7 +132,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # [processing]: indexing of notes.
 # [processing]
 # store = "flat"                   # flat | vectra
-# parallel_workers = 2             # default: half the CPU cores
+# parallel_workers = 2             # local_cpu embedding threads; default: half the CPU cores
 # exclude = ["drafts/**"]          # .git, node_modules and .hearth are always excluded
 # max_file_size_kb = 1024
 
