@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { mapLimit, scanKiln, type ScanRules } from '../kiln/kilnScanner.js';
-import { parseNote } from '../kiln/note.js';
+import type { ScanRules } from '../kiln/kilnScanner.js';
 import type { SearchResult } from './searchResult.js';
 import { SearchQueryError } from './textSearch.js';
+import { walkNotes } from './walkNotes.js';
 
 /**
  * `property` mode: notes whose frontmatter has every `key=value` of the query (comma or space
@@ -13,22 +11,13 @@ import { SearchQueryError } from './textSearch.js';
  */
 export async function propertySearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
   const wanted = parsePropertyQuery(query);
-  const { notes } = await scanKiln(kilnRoot, rules);
   const results: SearchResult[] = [];
-  for (let i = 0; i < notes.length && results.length < limit; i += 16) {
-    signal?.throwIfAborted();
-    const group = notes.slice(i, i + 16);
-    const texts = await mapLimit(group, 16, (n) => readFile(join(kilnRoot, n.path), 'utf8').catch(() => undefined));
-    group.forEach((scanned, j) => {
-      const text = texts[j];
-      if (text === undefined || results.length >= limit) return;
-      const note = parseNote(scanned.path, text);
-      const fields: Record<string, unknown> = { ...note.frontmatter, tags: note.tags };
-      if (note.skipped || !wanted.every(([key, value]) => matches(fields[key], value))) return;
-      const shown = wanted.map(([key]) => `${key}: ${JSON.stringify(fields[key])}`).join(', ');
-      results.push({ path: note.path, title: note.title, heading: '', startLine: 1, endLine: Math.max(1, note.bodyStartLine - 1), score: 1, snippet: shown.slice(0, 200) });
-    });
-  }
+  await walkNotes(kilnRoot, rules, () => results.length >= limit, (note) => {
+    const fields: Record<string, unknown> = { ...note.frontmatter, tags: note.tags };
+    if (!wanted.every(([key, value]) => matches(fields[key], value))) return;
+    const shown = wanted.map(([key]) => `${key}: ${JSON.stringify(fields[key])}`).join(', ');
+    results.push({ path: note.path, title: note.title, heading: '', startLine: 1, endLine: Math.max(1, note.bodyStartLine - 1), score: 1, snippet: shown.slice(0, 200) });
+  }, signal);
   return results;
 }
 

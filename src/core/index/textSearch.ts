@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { mapLimit, scanKiln, type ScanRules } from '../kiln/kilnScanner.js';
-import { parseNote } from '../kiln/note.js';
+import type { ScanRules } from '../kiln/kilnScanner.js';
 import { HearthError } from '../errors.js';
 import { joinHeading, type SearchResult } from './searchResult.js';
+import { walkNotes } from './walkNotes.js';
 
 /**
  * `text` mode: a literal (case-insensitive) or, written as `/pattern/flags`, a regular expression,
@@ -12,32 +10,22 @@ import { joinHeading, type SearchResult } from './searchResult.js';
  */
 export async function textSearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
   const matches = lineMatcher(query);
-  const { notes } = await scanKiln(kilnRoot, rules);
   const results: SearchResult[] = [];
-  // Read a few notes at a time, in order, so the first `limit` hits are found without reading all.
-  for (let i = 0; i < notes.length && results.length < limit; i += 16) {
-    signal?.throwIfAborted();
-    const group = notes.slice(i, i + 16);
-    const texts = await mapLimit(group, 16, (n) => readFile(join(kilnRoot, n.path), 'utf8').catch(() => undefined));
-    group.forEach((scanned, j) => {
-      const text = texts[j];
-      if (text === undefined || results.length >= limit) return;
-      const note = parseNote(scanned.path, text);
-      if (note.skipped || !note.lines.some(matches)) return;
-      let h = 0;
-      const stack: { level: number; text: string }[] = [];
-      note.lines.forEach((line, index) => {
-        const lineNo = index + 1;
-        while (h < note.headings.length && note.headings[h].line <= lineNo) {
-          const heading = note.headings[h++];
-          while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) stack.pop();
-          stack.push(heading);
-        }
-        if (results.length >= limit || !matches(line)) return;
-        results.push({ path: note.path, title: note.title, heading: joinHeading(stack.map((s) => s.text)), startLine: lineNo, endLine: lineNo, score: 1, snippet: line.trim().slice(0, 200) });
-      });
+  await walkNotes(kilnRoot, rules, () => results.length >= limit, (note) => {
+    if (!note.lines.some(matches)) return;
+    let h = 0;
+    const stack: { level: number; text: string }[] = [];
+    note.lines.forEach((line, index) => {
+      const lineNo = index + 1;
+      while (h < note.headings.length && note.headings[h].line <= lineNo) {
+        const heading = note.headings[h++];
+        while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) stack.pop();
+        stack.push(heading);
+      }
+      if (results.length >= limit || !matches(line)) return;
+      results.push({ path: note.path, title: note.title, heading: joinHeading(stack.map((s) => s.text)), startLine: lineNo, endLine: lineNo, score: 1, snippet: line.trim().slice(0, 200) });
     });
-  }
+  }, signal);
   return results;
 }
 
