@@ -1,4 +1,4 @@
-import { findExecutable } from '../../gateway/findExecutable';
+import { findExecutable } from '../../process/findExecutable';
 import type { AgentDescriptor } from '../agentSession';
 import type { AgentDefinition } from './agentProfiles';
 

@@ -4,8 +4,8 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /**
  * Finds what `command` would run, as a shell's PATH lookup does, so a missing command is reported
- * as such (ENOENT/EACCES) before anything is spawned. Needed because stdio servers are started
- * through a small shell wrapper (see processTransport.ts), which would otherwise turn a missing
+ * as such (ENOENT/EACCES) before anything is spawned. Needed because tool servers and agents are started
+ * through a small shell wrapper (see processGroup.ts), which would otherwise turn a missing
  * command into a mere exit code.
  */
 export async function findExecutable(command: string, env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
