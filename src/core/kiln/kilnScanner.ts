@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import type { ProcessingConfig } from '../config/schema.js';
 import { ALWAYS_EXCLUDED } from './tools/kilnPath.js';
-import { isNotePath, listNotePaths } from './tools/kilnWalk.js';
+import { excludeMatcher, isNotePath, listNotePaths } from './tools/kilnWalk.js';
 
 export interface ScannedNote {
   /** Kiln-relative, forward slashes. */
@@ -52,7 +51,7 @@ export async function scanPaths(kilnRoot: string, paths: readonly string[], proc
 
 /** True for kiln-relative paths the index never holds (always-excluded folders or `exclude` globs). */
 export function isExcludedBy(exclude: readonly string[]): (path: string) => boolean {
-  const glob = exclude.length > 0 ? picomatch([...exclude], { dot: true }) : () => false;
+  const glob = excludeMatcher(exclude);
   return (path) => {
     const segments = path.split('/');
     if (segments.some((s) => ALWAYS_EXCLUDED.includes(s))) return true;
