@@ -5,6 +5,7 @@
  * a card named `kiln` can replace its prompt, but a `kiln` agent always exists.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAgentCard, type AgentCard, type AgentCardProblem } from './agentCard';
 
@@ -25,8 +26,10 @@ export const BUILTIN_KILN_CARD: AgentCard = {
 export interface CardDirectoryOptions {
   /** `<global config dir>/hearth` (locations.ts globalConfigDir). */
   globalConfigDir: string;
-  /** `agent_directories`; relative entries resolve from the workspace root. */
+  /** `agent_directories`; `~` is the home folder, relative entries resolve from the workspace root. */
   agentDirectories: readonly string[];
+  /** The home folder `~` stands for (tests); default os.homedir(). */
+  home?: string;
   workspaceRoot: string;
   kilnRoot: string;
 }
@@ -35,11 +38,15 @@ export interface CardDirectoryOptions {
 export function cardDirectories(options: CardDirectoryOptions): string[] {
   const dirs = [
     join(options.globalConfigDir, 'agents'),
-    ...options.agentDirectories.map((dir) => resolve(options.workspaceRoot, dir)),
+    ...options.agentDirectories.map((dir) => resolve(options.workspaceRoot, expandHome(dir, options.home))),
     join(options.kilnRoot, '.hearth', 'agents'),
     join(options.kilnRoot, 'agents'),
   ];
   return dirs.filter((dir, index) => dirs.indexOf(dir) === index);
+}
+
+function expandHome(dir: string, home = homedir()): string {
+  return dir === '~' || dir.startsWith('~/') || dir.startsWith('~\\') ? join(home, dir.slice(1)) : dir;
 }
 
 export interface LoadedCards {

@@ -80,3 +80,8 @@ test('with no card directories at all, the built-in kiln agent exists', async ()
   assert.equal(cards.get(BUILTIN_AGENT_NAME)?.source, 'builtin');
   assert.deepEqual(problems, []);
 });
+
+test('agent_directories: ~ is the home folder, relative entries resolve from the workspace root', () => {
+  const dirs = cardDirectories({ globalConfigDir: '/cfg/hearth', agentDirectories: ['~/agents', '~', 'team/agents'], home: '/home/me', workspaceRoot: '/ws', kilnRoot: '/ws/notes' });
+  assert.deepEqual(dirs, ['/cfg/hearth/agents', '/home/me/agents', '/home/me', '/ws/team/agents', '/ws/notes/.hearth/agents', '/ws/notes/agents']);
+});
