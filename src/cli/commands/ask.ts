@@ -23,7 +23,7 @@ argument the prompt is read from stdin.
   -m, --model ID       provider/model, or a model name of the active provider
       --system TEXT    a system prompt (without --agent)
       --json           print {message, usage, model, stopReason} when the answer is complete
-                       (with --agent: {agent, message, toolCalls, usage, stopReason, errors, transcript})
+                       (with --agent: {agent, kind, message, toolCalls, usage, stopReason, errors, transcript})
 ${COMMON_HELP}
 `;
 
