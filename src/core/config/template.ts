@@ -55,7 +55,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # [llm.providers.local]
 # type = "local_runner"            # local_runner | cloud_a | cloud_b | custom | openrouter | zai | cohere | vertexai | githubcopilot
 # default_model = "llama3.2"
-# endpoint = "http://127.0.0.1:11434"   # LOCAL_RUNNER_HOST overrides the local runner's endpoint
+# endpoint = "http://127.0.0.1:11434"   # while unset, LOCAL_RUNNER_HOST (or OLLAMA_HOST) sets it
 #
 # [llm.providers.cloud]
 # type = "cloud_a"
