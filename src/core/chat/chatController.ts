@@ -4,12 +4,14 @@
  * knows nothing of VS Code: the editor passes storage, model switching, notes and confirmation in,
  * so the whole flow is unit-tested with a fake AgentCatalog.
  */
-import type { AgentCatalog, AgentDescriptor, AgentEvent, AgentSession, PromptAttachment } from '../agents/agentSession';
+import type { AgentCatalog, AgentDescriptor, AgentEvent } from '../agents/agentSession';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
+import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand, type ChatModels } from './chatCommands';
 import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
+import { PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
 import { PermissionBroker } from './permissionBroker';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
 
@@ -37,20 +39,12 @@ export interface ChatControllerDeps {
   now?(): number;
 }
 
-interface PendingAttachment {
-  ref: AttachmentRef;
-  /** Given when attached (an editor selection, possibly unsaved); else read at send. */
-  text?: string;
-}
-
 export class ChatController {
   private conversation: Conversation;
   private agents: AgentDescriptor[] = [];
-  private session: AgentSession | undefined;
+  private readonly agentSession: AgentSessionSlot;
   private running: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;
-  private attachments: PendingAttachment[] = [];
-  /** The model changed since the session started (see modelChanged). */
-  private sessionStale = false;
+  private readonly attachments = new PendingAttachments();
   private pickerWanted: boolean;
   private readonly permissions: PermissionBroker;
   private readonly agentListeners = new Set<(agent: string | undefined) => void>();
@@ -61,6 +55,7 @@ export class ChatController {
     this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     this.now = deps.now ?? Date.now;
     this.permissions = new PermissionBroker((m) => deps.post(m));
+    this.agentSession = new AgentSessionSlot(deps.catalog, deps.log);
     const lastId = deps.store.lastId();
     this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
     this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
@@ -134,7 +129,7 @@ export class ChatController {
       case 'attachHit':
         return this.attach({ path: message.path, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
       case 'removeAttachment':
-        this.attachments.splice(message.index, 1);
+        this.attachments.remove(message.index);
         return this.postAttachments();
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
@@ -145,15 +140,13 @@ export class ChatController {
 
   /** Adds context to the next message (a note, a search hit, an editor selection with its text). */
   attach(ref: AttachmentRef, text?: string): void {
-    const same = (a: AttachmentRef) => a.path === ref.path && a.startLine === ref.startLine && a.endLine === ref.endLine;
-    if (!this.attachments.some((a) => same(a.ref))) this.attachments.push({ ref, ...(text !== undefined ? { text } : {}) });
+    this.attachments.add(ref, text);
     this.postAttachments();
   }
 
   async send(text: string): Promise<void> {
     if (this.running) return this.notice('error', 'A reply is still streaming: stop it first.');
-    const attachments = this.attachments;
-    this.attachments = [];
+    const attachments = this.attachments.take();
     const turn: Turn = { id: this.newId(), text, attachments: attachments.map((a) => a.ref), events: [], status: 'running' };
     if (this.conversation.turns.length === 0) this.conversation.title = titleFor(text);
     this.conversation.turns.push(turn);
@@ -184,11 +177,11 @@ export class ChatController {
 
   async newChat(): Promise<void> {
     await this.stop();
-    await this.endSession();
+    await this.agentSession.end();
     const agent = this.deps.settings().lazyAgentSelection ? undefined : this.conversation.agent;
     this.conversation = newConversation(this.newId(), this.now(), agent);
     this.pickerWanted = this.deps.settings().lazyAgentSelection;
-    this.attachments = [];
+    this.attachments.clear();
     this.fireAgent();
     this.postState();
   }
@@ -196,7 +189,7 @@ export class ChatController {
   /** Empties the current conversation (and the agent's memory of it: a fresh session). */
   async clear(): Promise<void> {
     await this.stop();
-    await this.endSession();
+    await this.agentSession.end();
     const id = this.conversation.id;
     this.conversation = newConversation(this.newId(), this.now(), this.conversation.agent);
     await this.deps.store.delete(id);
@@ -209,7 +202,7 @@ export class ChatController {
     if (!agent) return this.notice('error', `No agent named "${name}". Known: ${this.agents.map((a) => a.name).join(', ') || 'none'}.`);
     if (!agent.available) return this.notice('error', `${agent.name} is not available: ${agent.unavailableReason ?? 'unknown reason'}.`);
     await this.stop();
-    if (this.conversation.agent !== name) await this.endSession();
+    if (this.conversation.agent !== name) await this.agentSession.end();
     this.conversation.agent = name;
     this.pickerWanted = false;
     this.fireAgent();
@@ -229,8 +222,7 @@ export class ChatController {
 
   /** The session's model changed (anywhere: status bar, palette, `:model`). */
   modelChanged(): void {
-    // An internal agent reads the model when its session starts: the next turn starts a new one.
-    if (this.session?.agent.kind === 'internal') this.sessionStale = true;
+    this.agentSession.modelChanged();
     this.deps.post({ type: 'model', model: this.deps.models.currentId() });
   }
 
@@ -247,7 +239,7 @@ export class ChatController {
       model: this.deps.models.currentId(),
       conversation: this.conversation,
       history: this.deps.store.list(),
-      attachments: this.attachments.map((a) => a.ref),
+      attachments: this.attachments.refs,
       busy: this.busy,
     };
     this.deps.post({ type: 'state', state });
@@ -255,7 +247,7 @@ export class ChatController {
 
   async dispose(): Promise<void> {
     await this.stop();
-    await this.endSession();
+    await this.agentSession.end();
     this.agentListeners.clear();
   }
 
@@ -269,10 +261,13 @@ export class ChatController {
       this.deps.post({ type: 'event', turnId: turn.id, event });
     };
     try {
-      const prompts = await this.readAttachments(attachments);
-      const fresh = !this.session || this.sessionStale || this.session.agent.name !== this.conversation.agent;
+      const prompts = await readAttachments(attachments, (ref) => this.deps.notes.read(ref));
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
-      const session = await this.ensureSession(turn.id, earlier);
+      const { session, fresh } = await this.agentSession.ensure(await this.ensureAgent(), () => ({
+        host: { requestPermission: (request, signal) => this.permissions.ask(turn.id, request, signal) },
+        cwd: this.deps.cwd(),
+        ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
+      }));
       // A new session has not seen the earlier turns: internal agents got them as chat history at
       // start; an external agent cannot be given history, so it gets a recap with this prompt.
       if (fresh && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
@@ -283,7 +278,7 @@ export class ChatController {
     } catch (error) {
       if (!abort.signal.aborted) {
         // The agent may be gone (crashed, bad key at start): a retry starts a fresh session.
-        await this.endSession();
+        await this.agentSession.end();
         const remedy = (error as { remedy?: unknown }).remedy;
         emit({ type: 'error', code: (error as { code?: string }).code ?? 'chat.unexpected', message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
       }
@@ -297,38 +292,21 @@ export class ChatController {
     try {
       await this.deps.store.save(this.conversation);
       await this.deps.store.setLast(this.conversation.id);
-      this.postHistory();
+      this.postState();
     } catch (error) {
       this.deps.log.error(`chat: saving the conversation failed: ${describeError(error)}`);
     }
     finish();
   }
 
-  private async ensureSession(turnId: string, earlier: readonly Turn[]): Promise<AgentSession> {
+  /** The conversation's agent: the catalog's default when none was picked yet. */
+  private async ensureAgent(): Promise<string> {
     if (!this.conversation.agent) {
       this.conversation.agent = await this.deps.catalog.defaultAgent();
       this.pickerWanted = false;
       this.fireAgent();
     }
-    if (this.session && this.session.agent.name === this.conversation.agent && !this.sessionStale) return this.session;
-    this.sessionStale = false;
-    await this.endSession();
-    this.session = await this.deps.catalog.start(this.conversation.agent, {
-      host: { requestPermission: (request, signal) => this.permissions.ask(turnId, request, signal) },
-      cwd: this.deps.cwd(),
-      ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
-    });
-    return this.session;
-  }
-
-  private async endSession(): Promise<void> {
-    const session = this.session;
-    this.session = undefined;
-    await session?.dispose().catch((error) => this.deps.log.warn(`chat: ending the agent session failed: ${describeError(error)}`));
-  }
-
-  private async readAttachments(attachments: PendingAttachment[]): Promise<PromptAttachment[]> {
-    return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text ?? (await this.deps.notes.read(a.ref)) })));
+    return this.conversation.agent;
   }
 
   private async refreshAgents(): Promise<void> {
@@ -343,7 +321,7 @@ export class ChatController {
     const conversation = this.deps.store.load(id);
     if (!conversation) return this.notice('error', 'That conversation is no longer saved.');
     await this.stop();
-    await this.endSession();
+    await this.agentSession.end();
     this.conversation = conversation;
     this.pickerWanted = false;
     await this.deps.store.setLast(id);
@@ -356,7 +334,7 @@ export class ChatController {
     if (!(await this.deps.confirm(`Delete the conversation "${summary?.title ?? id}"?`, 'It cannot be restored.'))) return;
     await this.deps.store.delete(id);
     if (id === this.conversation.id) return this.newChat();
-    this.postHistory();
+    this.postState();
   }
 
   private async search(query: string, reply: (message: HostMessage) => void): Promise<void> {
@@ -369,11 +347,7 @@ export class ChatController {
   }
 
   private postAttachments(): void {
-    this.deps.post({ type: 'attachments', attachments: this.attachments.map((a) => a.ref) });
-  }
-
-  private postHistory(): void {
-    this.postState();
+    this.deps.post({ type: 'attachments', attachments: this.attachments.refs });
   }
 
   private fireAgent(): void {

@@ -1,0 +1,43 @@
+import type { AgentCatalog, AgentSession, AgentStartOptions } from '../agents/agentSession';
+import { describeError } from '../errors';
+import type { Logger } from '../host';
+
+/**
+ * The one agent session a chat conversation talks to: started on the first turn and kept across
+ * turns, so the agent remembers them; another agent, or a model change under an internal agent,
+ * needs a fresh one.
+ */
+export class AgentSessionSlot {
+  private session: AgentSession | undefined;
+  /** The model changed since the session started (see modelChanged). */
+  private stale = false;
+
+  constructor(
+    private readonly catalog: AgentCatalog,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * The session for `agent`: the current one, or a new one started with `options()`. `fresh` says
+   * it is new, so it has not seen the conversation's earlier turns.
+   */
+  async ensure(agent: string, options: () => AgentStartOptions): Promise<{ session: AgentSession; fresh: boolean }> {
+    if (this.session && this.session.agent.name === agent && !this.stale) return { session: this.session, fresh: false };
+    this.stale = false;
+    await this.end();
+    this.session = await this.catalog.start(agent, options());
+    return { session: this.session, fresh: true };
+  }
+
+  /** The session's model changed (anywhere: status bar, palette, `:model`). */
+  modelChanged(): void {
+    // An internal agent reads the model when its session starts: the next turn starts a new one.
+    if (this.session?.agent.kind === 'internal') this.stale = true;
+  }
+
+  async end(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    await session?.dispose().catch((error) => this.log.warn(`chat: ending the agent session failed: ${describeError(error)}`));
+  }
+}
