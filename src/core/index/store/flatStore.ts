@@ -7,6 +7,7 @@ import { appendSynced, fileNames, readChecked, readManifest, removeOtherGenerati
 import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta.js';
 import { exactTopK } from './flatSearch.js';
 import { normalized, quantizeInto } from './quantize.js';
+import { SlotTable } from './slotTable.js';
 import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
 
 export interface FlatStoreOptions {
@@ -37,16 +38,7 @@ export class FlatStore implements VectorStore {
   private scan: ScanFn = instantiateInt8Scan(this.memory);
   private slots = 0;
   private committedSlots = 0;
-  private scale = new Float32Array(0);
-  private err = new Float32Array(0);
-  private crc = new Uint32Array(0);
-  /** 1 for a live slot: the hot loops read typed arrays, not the chunk objects. */
-  private alive = new Uint8Array(0);
-  /** Largest quantization error of any slot: a cheap first bound for the exactness pass. */
-  private maxErr = 0;
-  /** Built on first use from the note's rows: most chunks of a large index are never shown. */
-  private slotChunk: (ChunkRecord | undefined)[] = [];
-  private slotNote: string[] = [];
+  private readonly table = new SlotTable();
   private notes = new Map<string, { hash: string; slots: number[]; rows?: string }>();
   private live = 0;
   private pendingF32 = new Map<number, Float32Array>();
@@ -134,7 +126,7 @@ export class FlatStore implements VectorStore {
   }
 
   *chunks(): Iterable<ChunkRecord> {
-    for (let i = 0; i < this.slots; i++) if (this.alive[i]) yield this.chunkAt(i);
+    for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield this.chunkAt(i);
   }
 
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
@@ -148,10 +140,10 @@ export class FlatStore implements VectorStore {
     const top = exactTopK(
       {
         raw: new Int32Array(this.memory.buffer, outOff, this.slots),
-        scale: this.scale,
-        err: this.err,
-        maxErr: this.maxErr,
-        alive: this.alive,
+        scale: this.table.scale,
+        err: this.table.err,
+        maxErr: this.table.maxErr,
+        alive: this.table.alive,
         slots: this.slots,
         query: q,
         queryScale: qq.scale,
@@ -211,7 +203,7 @@ export class FlatStore implements VectorStore {
       const line: NoteLine = { put: notePath, hash: note.hash, chunks: [] };
       for (const slot of note.slots) {
         remap.set(slot, order.length);
-        line.chunks.push({ chunk: this.chunkAt(slot), slot: order.length, scale: this.scale[slot], error: this.err[slot], crc: this.crc[slot] });
+        line.chunks.push({ chunk: this.chunkAt(slot), slot: order.length, scale: this.table.scale[slot], error: this.table.err[slot], crc: this.table.crc[slot] });
         order.push(slot);
       }
       lines.push(encodeNote(line));
@@ -229,23 +221,8 @@ export class FlatStore implements VectorStore {
     this.closeFd();
     this.manifest = next;
     new Uint8Array(this.memory.buffer).set(q8, this.base);
-    const cap = this.scale.length;
-    const scale = new Float32Array(cap);
-    const err = new Float32Array(cap);
-    const crc = new Uint32Array(cap);
-    const alive = new Uint8Array(cap);
-    const slotChunk: (ChunkRecord | undefined)[] = [];
-    const slotNote: string[] = [];
-    order.forEach((slot, i) => {
-      scale[i] = this.scale[slot];
-      err[i] = this.err[slot];
-      crc[i] = this.crc[slot];
-      alive[i] = 1;
-      slotChunk[i] = this.slotChunk[slot];
-      slotNote[i] = this.slotNote[slot];
-    });
+    this.table.keep(order);
     for (const note of this.notes.values()) note.slots = note.slots.map((s) => remap.get(s)!);
-    Object.assign(this, { scale, err, crc, alive, slotChunk, slotNote });
     this.slots = this.committedSlots = order.length;
     this.readFd = fs.openSync(this.files().f32, 'r');
     await removeOtherGenerations(this.dir, gen);
@@ -265,7 +242,7 @@ export class FlatStore implements VectorStore {
     if (!('put' in line)) return;
     for (const c of line.chunks) {
       this.take(notePath, c.slot, c.scale, c.error, c.crc);
-      this.slotChunk[c.slot] = c.chunk;
+      this.table.chunk[c.slot] = c.chunk;
     }
     this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot) });
   }
@@ -281,32 +258,22 @@ export class FlatStore implements VectorStore {
   private drop(notePath: string): void {
     const old = this.notes.get(notePath);
     if (!old) return;
-    for (const s of old.slots) {
-      if (!this.alive[s]) continue;
-      this.alive[s] = 0;
-      this.slotChunk[s] = undefined;
-      this.live--;
-    }
+    for (const s of old.slots) if (this.table.free(s)) this.live--;
     this.notes.delete(notePath);
   }
 
   private take(notePath: string, slot: number, scale: number, error: number, crc: number): void {
-    if (slot >= Math.max(this.slots, this.committedSlots) || this.alive[slot]) {
+    if (slot >= Math.max(this.slots, this.committedSlots) || this.table.alive[slot]) {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing or reused slot.`);
     }
-    this.scale[slot] = scale;
-    this.err[slot] = error;
-    if (error > this.maxErr) this.maxErr = error;
-    this.crc[slot] = crc;
-    this.alive[slot] = 1;
-    this.slotNote[slot] = notePath;
+    this.table.fill(slot, notePath, scale, error, crc);
     this.live++;
   }
 
   private chunkAt(slot: number): ChunkRecord {
-    const cached = this.slotChunk[slot];
+    const cached = this.table.chunk[slot];
     if (cached) return cached;
-    const notePath = this.slotNote[slot];
+    const notePath = this.table.note[slot];
     const note = this.notes.get(notePath)!;
     let chunks: ChunkRecord[];
     try {
@@ -315,8 +282,8 @@ export class FlatStore implements VectorStore {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
     }
     note.rows = undefined;
-    note.slots.forEach((s, i) => (this.slotChunk[s] = chunks[i]));
-    return this.slotChunk[slot]!;
+    note.slots.forEach((s, i) => (this.table.chunk[s] = chunks[i]));
+    return this.table.chunk[slot]!;
   }
 
   private async reset(gen: number): Promise<void> {
@@ -329,9 +296,7 @@ export class FlatStore implements VectorStore {
     await removeOtherGenerations(this.dir, gen);
     this.layout(dimPad);
     this.slots = this.committedSlots = this.live = 0;
-    this.alive.fill(0);
-    this.slotChunk = [];
-    this.slotNote = [];
+    this.table.clear();
     this.notes.clear();
     this.pendingF32.clear();
     this.pendingMeta = [];
@@ -348,19 +313,8 @@ export class FlatStore implements VectorStore {
   }
 
   private ensureCapacity(slots: number): void {
-    if (slots > this.scale.length) {
-      const cap = Math.max(slots, Math.ceil(this.scale.length * 1.5), 1024);
-      const scale = new Float32Array(cap);
-      scale.set(this.scale);
-      const err = new Float32Array(cap);
-      err.set(this.err);
-      const crc = new Uint32Array(cap);
-      crc.set(this.crc);
-      const alive = new Uint8Array(cap);
-      alive.set(this.alive);
-      Object.assign(this, { scale, err, crc, alive });
-    }
-    const need = this.outOffset(this.scale.length) + this.scale.length * 4;
+    this.table.reserve(slots);
+    const need = this.outOffset(this.table.capacity) + this.table.capacity * 4;
     const pages = Math.ceil(need / PAGE);
     const have = this.memory.buffer.byteLength / PAGE;
     if (pages > have) this.memory.grow(pages - have);
@@ -374,7 +328,7 @@ export class FlatStore implements VectorStore {
     if (fs.readSync(this.readFd!, buf, 0, bytes, slot * bytes) !== bytes) {
       throw new StoreCorruptError(`The vector file of the index in ${this.dir} is shorter than recorded.`);
     }
-    if (crc32(buf) !== this.crc[slot]) throw new StoreCorruptError(`A vector of the index in ${this.dir} fails its checksum.`);
+    if (crc32(buf) !== this.table.crc[slot]) throw new StoreCorruptError(`A vector of the index in ${this.dir} fails its checksum.`);
     return this.scratch;
   }
 
