@@ -3,6 +3,7 @@
  * with its source, every problem with file/line/column. Never throws (DESIGN.md decision 3): a bad
  * configuration must never break the editor or the CLI.
  */
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { HearthConfigSchema, defaultConfig, type HearthConfig } from './schema';
@@ -52,8 +53,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     const config = fillDefaults(HearthConfigSchema, merged.data) as HearthConfig;
     canonicalizeTypes(config);
     applyEnvOverrides(config, merged.sources, env, problems);
-    checkMerged(config, merged, new MergedLocator(merged, layers), problems);
+    const locator = new MergedLocator(merged, layers);
+    checkMerged(config, merged, locator, problems);
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
+    await checkKilnPath(config.kiln_path, merged, locator, problems);
     return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files };
   } catch (error) {
     // A bug here must not take the host down: report it and run on defaults.
@@ -78,6 +81,20 @@ function canonicalizeTypes(config: HearthConfig): void {
   for (const provider of Object.values(config.llm.providers)) {
     if (provider.type !== undefined) provider.type = canonicalLlmType(provider.type);
   }
+}
+
+/**
+ * A kiln_path that names no folder is almost always a typo: without this warning the index and
+ * the kiln tools would quietly find no notes (and the index would make the folder).
+ */
+async function checkKilnPath(kilnPath: string, merged: MergedLayers, locator: MergedLocator, problems: ConfigProblem[]): Promise<void> {
+  const source = merged.sources.get('kiln_path');
+  if (source === undefined || source === 'default') return;
+  const isFolder = await stat(kilnPath).then((info) => info.isDirectory(), () => false);
+  if (isFolder) return;
+  const message = `kiln_path is ${kilnPath}, which is not an existing folder; no notes are found there until it exists.`;
+  if (source === 'env') problems.push({ keyPath: 'env.HEARTH_KILN_PATH', severity: 'warning', code: 'missing-path', message: `HEARTH_KILN_PATH: ${message}` });
+  else problems.push(locator.problem(['kiln_path'], 'missing-path', 'warning', message));
 }
 
 /** `~` expanded, relative paths resolved against the workspace root; unset means the root itself. */

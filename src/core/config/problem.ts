@@ -25,6 +25,8 @@ export type ConfigProblemCode =
   | 'bare-env-name'
   | 'unknown-provider'
   | 'env-override'
+  /** A path setting (kiln_path) that names no existing folder. */
+  | 'missing-path'
   /** A bug in the loader itself; the defaults apply. */
   | 'internal';
 

@@ -175,3 +175,21 @@ test('the merged config equals the schema defaults where nothing was set', async
   expected.cli.verbose = true;
   assert.deepEqual(JSON.parse(JSON.stringify({ ...config, kiln_path: undefined })), JSON.parse(JSON.stringify({ ...expected, kiln_path: undefined })));
 });
+
+test('a kiln_path that names no folder is a warning on its line (file or HEARTH_KILN_PATH); an existing one is not', async () => {
+  const missing = await load(undefined, '# notes live beside\n\nkiln_path = "notes-typo"\n');
+  const problem = missing.problems.find((p) => p.code === 'missing-path');
+  assert.ok(problem, JSON.stringify(missing.problems));
+  assert.equal(problem.severity, 'warning');
+  assert.equal(problem.keyPath, 'kiln_path');
+  assert.equal(problem.line, 3);
+  assert.equal(problem.file, join(missing.root, '.hearth', 'config.toml'));
+  assert.match(problem.message, /notes-typo/);
+  assert.equal(missing.config.kiln_path, join(missing.root, 'notes-typo'), 'the value still applies');
+
+  const fromEnv = await load(undefined, undefined, { HEARTH_KILN_PATH: '/no/such/kiln' });
+  assert.deepEqual(fromEnv.problems.map((p) => [p.code, p.keyPath, p.severity]), [['missing-path', 'env.HEARTH_KILN_PATH', 'warning']]);
+
+  const present = await load(undefined, 'kiln_path = ".hearth"\n');
+  assert.deepEqual(present.problems, []);
+});
