@@ -1,7 +1,4 @@
-import type * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import { describeError } from '../../errors';
 import type { Logger } from '../../host';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
@@ -12,7 +9,9 @@ import { EventChannel } from './eventChannel';
 import type { GatewayOffer } from './gatewayOffer';
 import { AgentRequests } from './agentRequests';
 import { PermissionBroker } from './permissionBroker';
-import { ToolCallTracker, updateToEvents } from './updateEvents';
+import { promptBlocks } from './promptBlocks';
+import { StreamingWatchdog } from './streamingWatchdog';
+import { stopReasonOf, ToolCallTracker, updateToEvents } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
 
 export interface AcpSessionOptions {
@@ -36,10 +35,7 @@ interface Turn {
   channel: EventChannel<AgentEvent>;
   /** Aborted when the turn ends for any reason: open permission prompts close with it. */
   controller: AbortController;
-  streamingTimer?: NodeJS.Timeout;
-  /** Prompts the user has open: while any is, the streaming time-out does not run. */
-  waitingForUser: number;
-  timedOut?: () => void;
+  watchdog: StreamingWatchdog;
   /** Settles when the agent is done with the turn (after a cancel, possibly after its reader left). */
   finished?: Promise<void>;
 }
@@ -92,13 +88,13 @@ export class AcpSession implements AgentSession {
     // A turn whose reader left is still being cancelled: the agent must finish it before the next.
     if (this.turn?.channel.isEnded) await this.turn.finished;
     if (this.disposed || this.turn) {
-      const error = this.disposed ? new AcpError('acp.disposed', 'This agent session has ended; start a new one.') : new AcpError('acp.busy', `Agent "${this.agent.name}" is still answering; wait for it or cancel.`);
+      const error = this.disposed ? disposedError() : new AcpError('acp.busy', `Agent "${this.agent.name}" is still answering; wait for it or cancel.`);
       yield errorEvent(error);
       yield { type: 'done', stopReason: 'error' };
       return;
     }
     clearTimeout(this.idleTimer);
-    const turn: Turn = { channel: new EventChannel(), controller: new AbortController(), waitingForUser: 0 };
+    const turn: Turn = { channel: new EventChannel(), controller: new AbortController(), watchdog: new StreamingWatchdog(this.options.limits.streamingIdleMs) };
     this.turn = turn;
     turn.finished = this.runTurn(turn, text, attachments, signal)
       .catch((error) => this.options.log.error(`acp ${this.agent.name}: turn failed unexpectedly: ${describeError(error)}`))
@@ -139,7 +135,7 @@ export class AcpSession implements AgentSession {
   private async runTurn(turn: Turn, text: string, attachments: PromptAttachment[], signal: AbortSignal | undefined): Promise<void> {
     const push = (event: AgentEvent) => turn.channel.push(event);
     const finish = (stopReason: AgentStopReason) => {
-      clearTimeout(turn.streamingTimer);
+      turn.watchdog.stop();
       turn.controller.abort();
       push({ type: 'done', stopReason });
       turn.channel.end();
@@ -156,10 +152,11 @@ export class AcpSession implements AgentSession {
       if (signal?.aborted) resolveStop('aborted');
       signal?.addEventListener('abort', () => resolveStop('aborted'), { once: true });
       turn.controller.signal.addEventListener('abort', () => resolveStop('aborted'), { once: true });
-      turn.timedOut = () => resolveStop('timeout');
+      turn.watchdog.onTimeout = () => resolveStop('timeout');
     });
-    this.touchStreaming(turn);
-    const response = conn.prompt(this.promptBlocks(conn, text, attachments));
+    turn.watchdog.touch();
+    const embedded = conn.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+    const response = conn.prompt(promptBlocks(text, attachments, embedded, this.options.cwd));
     const outcome = await Promise.race([
       response.then((value) => ({ kind: 'response' as const, value }), (error: unknown) => ({ kind: 'failed' as const, error })),
       conn.process.exit.then(() => ({ kind: 'exited' as const })),
@@ -195,25 +192,10 @@ export class AcpSession implements AgentSession {
     finish('cancelled');
   }
 
-  private touchStreaming(turn: Turn): void {
-    clearTimeout(turn.streamingTimer);
-    if (turn.waitingForUser > 0) return;
-    turn.streamingTimer = setTimeout(() => turn.timedOut?.(), this.options.limits.streamingIdleMs);
-    turn.streamingTimer.unref?.();
-  }
-
-  /** The streaming time-out stops while the user is asked and starts afresh once the last answer is in. */
   private async whileWaitingForUser<T>(work: () => Promise<T>): Promise<T> {
     const turn = this.turn;
     if (!turn) return work();
-    turn.waitingForUser++;
-    clearTimeout(turn.streamingTimer);
-    try {
-      return await work();
-    } finally {
-      turn.waitingForUser--;
-      if (!turn.channel.isEnded) this.touchStreaming(turn);
-    }
+    return turn.watchdog.whileWaitingForUser(work, () => turn.channel.isEnded);
   }
 
   private armIdle(): void {
@@ -234,7 +216,7 @@ export class AcpSession implements AgentSession {
   }
 
   private connection(): Promise<AgentConnection> {
-    if (this.disposed) return Promise.reject(new AcpError('acp.disposed', 'This agent session has ended; start a new one.'));
+    if (this.disposed) return Promise.reject(disposedError());
     if (this.conn && !this.conn.exited) return Promise.resolve(this.conn);
     this.starting ??= AgentConnection.open({
       agentName: this.agent.name,
@@ -252,7 +234,7 @@ export class AcpSession implements AgentSession {
       .then(async (conn) => {
         if (this.disposed) {
           await conn.close();
-          throw new AcpError('acp.disposed', 'This agent session has ended; start a new one.');
+          throw disposedError();
         }
         this.conn = conn;
         conn.process.exit.then(({ code, signal }) => {
@@ -265,24 +247,10 @@ export class AcpSession implements AgentSession {
     return this.starting;
   }
 
-  private promptBlocks(conn: AgentConnection, text: string, attachments: PromptAttachment[]): acp.ContentBlock[] {
-    const blocks: acp.ContentBlock[] = [{ type: 'text', text }];
-    const embedded = conn.agentCapabilities?.promptCapabilities?.embeddedContext === true;
-    for (const attachment of attachments) {
-      const lines = attachment.startLine !== undefined ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})` : '';
-      if (embedded) {
-        blocks.push({ type: 'resource', resource: { uri: pathToFileURL(resolve(this.options.cwd, attachment.path)).href, text: attachment.text, mimeType: 'text/markdown' } });
-      } else {
-        blocks.push({ type: 'text', text: `${attachment.path}${lines}:\n\`\`\`\n${attachment.text}\n\`\`\`` });
-      }
-    }
-    return blocks;
-  }
-
   private clientSide(): ClientSide {
     return {
       onActivity: () => {
-        if (this.turn) this.touchStreaming(this.turn);
+        this.turn?.watchdog.touch();
       },
       onOversized: (limit) => {
         const error = new AcpError('acp.message-too-large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
@@ -313,18 +281,8 @@ function errorEvent(error: unknown): AgentEvent {
   return { type: 'error', code: (error as { code?: string })?.code ?? 'acp.prompt-failed', message: describeError(error) };
 }
 
-function stopReasonOf(reason: acp.StopReason): AgentStopReason {
-  switch (reason) {
-    case 'end_turn':
-    case 'cancelled':
-    case 'max_tokens':
-    case 'refusal':
-      return reason;
-    case 'max_turn_requests':
-      return 'max_steps';
-    default:
-      return 'end_turn';
-  }
+function disposedError(): AcpError {
+  return new AcpError('acp.disposed', 'This agent session has ended; start a new one.');
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
-import type { AgentEvent, ContextUsage, PlanEntry, ToolCallStatus } from '../agentSession';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AgentEvent, AgentStopReason, ContextUsage, PlanEntry, ToolCallStatus } from '../agentSession';
 
 export interface TrackedToolCall {
   title: string;
@@ -120,6 +121,21 @@ function toolResult(content: unknown, rawOutput: unknown): string | undefined {
   }
   if (rawOutput === undefined || rawOutput === null) return undefined;
   return typeof rawOutput === 'string' ? rawOutput : JSON.stringify(rawOutput);
+}
+
+/** Why the agent ended a turn, in the words every agent uses (unknown reasons read as a normal end). */
+export function stopReasonOf(reason: acp.StopReason): AgentStopReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'cancelled':
+    case 'max_tokens':
+    case 'refusal':
+      return reason;
+    case 'max_turn_requests':
+      return 'max_steps';
+    default:
+      return 'end_turn';
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
