@@ -88,13 +88,18 @@ export class MissingSecretError extends HearthError {
     readonly providerType: string,
     /** The variable or secret the configuration points at, when it points at one. */
     readonly reference?: SecretReference,
+    /** The provider is the implicit one described by `[chat]`, which has no api_key key. */
+    implicit = false,
   ) {
-    super('missing-secret', missingSecretMessage(provider, providerType, reference));
+    super('missing-secret', missingSecretMessage(provider, providerType, reference, implicit));
   }
 }
 
-function missingSecretMessage(provider: string, type: string, ref: SecretReference | undefined): string {
+function missingSecretMessage(provider: string, type: string, ref: SecretReference | undefined, implicit: boolean): string {
   const hint = apiKeyEnvHint(type) ?? `${type.toUpperCase()}_API_KEY`;
+  if (implicit) {
+    return `The [chat] provider (${type}) needs an API key: set the environment variable ${hint}, or describe the provider in an [llm.providers.NAME] table with api_key = "{env:VAR}".`;
+  }
   const table = `[llm.providers.${provider}]`;
   if (ref && ref.kind !== 'literal') {
     const where = ref.kind === 'secret' ? `the secret "${ref.name}" (Hearth: Set API Key, or the environment variable ${ref.name})` : `the environment variable ${ref.name}`;

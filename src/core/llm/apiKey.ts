@@ -26,7 +26,7 @@ export async function resolveApiKey(settings: ProviderSettings, ctx: ResolveSecr
     }
   }
   if (KEYLESS_TYPES.has(settings.type)) return undefined;
-  throw new MissingSecretError(settings.name, settings.type);
+  throw new MissingSecretError(settings.name, settings.type, undefined, settings.implicit);
 }
 
 /** Says where the key came from, for "verify that … holds the key" (never the key itself). */

@@ -63,3 +63,19 @@ test('MissingSecretError has a code and names the provider and the variable', ()
   const pointed = new MissingSecretError('work', 'cloud_b', { kind: 'env', name: 'MY_CLAUDE' });
   assert.match(pointed.message, /MY_CLAUDE/);
 });
+
+test('MissingSecretError for the implicit [chat] provider points at the variable, not at a table that does not exist', () => {
+  const implicit = new MissingSecretError('chat', 'cloud_b', undefined, true);
+  assert.match(implicit.message, /\[chat\] provider/);
+  assert.match(implicit.message, /CLOUD_B_API_KEY/);
+  assert.doesNotMatch(implicit.message, /\[llm\.providers\.chat\]/);
+});
+
+test('a key missing for the implicit [chat] provider says so when the key is resolved', async () => {
+  const { resolveApiKey } = await import('../../../src/core/llm/apiKey');
+  const { activeProvider } = await import('../../../src/core/llm/activeProvider');
+  const { defaultConfig } = await import('../../../src/core/config/schema');
+  const config = defaultConfig();
+  config.chat.provider = 'cloud_b';
+  await assert.rejects(resolveApiKey(activeProvider(config), { env: {} }), (error: Error) => /\[chat\] provider/.test(error.message) && !error.message.includes('[llm.providers.chat]'));
+});
