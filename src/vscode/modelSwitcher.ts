@@ -13,8 +13,8 @@ import type { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ProviderModels } from '../core/llm/modelCatalog';
 import { formatModelId } from '../core/llm/modelId';
 import { formatSize, formatTable, modelRows, sameModel } from '../core/llm/modelTable';
+import { SWITCH_MODEL_COMMAND } from './statusModel';
 
-export const SWITCH_MODEL_COMMAND_ID = 'hearth.switchModel';
 export const LIST_MODELS_COMMAND_ID = 'hearth.listModels';
 const LIST_SCHEME = 'hearth-models';
 
@@ -42,7 +42,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
   constructor(private readonly deps: ModelSwitcherDeps) {
     this.disposables.push(
       this._onDidChange,
-      vscode.commands.registerCommand(SWITCH_MODEL_COMMAND_ID, () => this.switchModel()),
+      vscode.commands.registerCommand(SWITCH_MODEL_COMMAND, () => this.switchModel()),
       vscode.commands.registerCommand(LIST_MODELS_COMMAND_ID, () => this.listModels()),
       vscode.workspace.registerTextDocumentContentProvider(LIST_SCHEME, this),
     );

@@ -9,7 +9,6 @@ import { activeProvider, type ActiveProvider } from '../core/llm/activeProvider'
 
 /** Opens the Problems view: where a click on the warning state leads. */
 export const SHOW_PROBLEMS_COMMAND = 'workbench.actions.view.problems';
-export const SHOW_EFFECTIVE_CONFIG_COMMAND = 'hearth.showEffectiveConfig';
 /** Where a click on the normal state leads: the model switcher (modelSwitcher.ts). */
 export const SWITCH_MODEL_COMMAND = 'hearth.switchModel';
 

@@ -14,6 +14,7 @@ import type { KilnIndex } from '../../core/index/kilnIndex';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import { formatModelId } from '../../core/llm/modelId';
 import type { ConfigService } from '../configService';
+import { SWITCH_MODEL_COMMAND } from '../statusModel';
 import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
@@ -63,7 +64,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
       };
     },
     openSwitcher: async () => {
-      await vscode.commands.executeCommand('hearth.switchModel');
+      await vscode.commands.executeCommand(SWITCH_MODEL_COMMAND);
     },
   };
   const panels = new ChatPanels({
