@@ -77,10 +77,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
 
     // Features start one by one; one that fails to start is logged and the rest still run.
+    const version = String(context.extension.packageJSON.version ?? '0.1.0');
     let gateway: GatewayController | undefined;
     startFeature(log, 'MCP gateway', () => {
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
-      const controller = new GatewayController(host, redactor, String(context.extension.packageJSON.version ?? '0.1.0'));
+      const controller = new GatewayController(host, redactor, version);
       gateway = controller;
       shutdownWork.push(() => controller.stop());
       context.subscriptions.push(controller, ...registerGatewayCommands(controller));
@@ -127,7 +128,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       context.subscriptions.push(...registerSetupChecks(configService, () => llmRuntime));
       if (!llmRuntime) throw new Error('the chat models did not start');
       const runtime = llmRuntime;
-      const version = String(context.extension.packageJSON.version ?? '0.1.0');
       const search = kilnIndex ? indexSemanticSearch(() => kilnIndex?.current) : undefined;
       const catalog = new EditorAgentCatalog({
         config: () => configService.current,
