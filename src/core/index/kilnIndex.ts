@@ -1,5 +1,6 @@
 import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
-import { isHearthError } from '../errors.js';
+import { stat } from 'node:fs/promises';
+import { HearthError, isHearthError } from '../errors.js';
 import type { Logger, Progress } from '../host.js';
 import { Bm25Index } from './bm25.js';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
@@ -27,6 +28,13 @@ export interface SearchRequest {
   signal?: AbortSignal;
   /** Longest snippet (default 200 characters; tools for agents ask for more). */
   snippetChars?: number;
+}
+
+/** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */
+export class KilnMissingError extends HearthError {
+  constructor(kilnRoot: string) {
+    super('index.kiln_missing', `The kiln folder ${kilnRoot} does not exist; check kiln_path (or HEARTH_KILN_PATH). Nothing was indexed.`);
+  }
 }
 
 /** Reciprocal-rank fusion constant (the usual 60: later ranks still count, the top ones most). */
@@ -83,6 +91,9 @@ export class KilnIndex {
   update(options: IndexRunOptions = {}): Promise<IndexReport> {
     return this.serialized(async () => {
       const started = performance.now();
+      // Checked before the store opens: opening it would make <kiln>/.hearth/index inside a typo.
+      const isFolder = await stat(this.options.kilnRoot).then((info) => info.isDirectory(), () => false);
+      if (!isFolder) throw new KilnMissingError(this.options.kilnRoot);
       const run = async () =>
         runIndex(
           { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log },

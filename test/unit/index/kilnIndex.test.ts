@@ -215,3 +215,17 @@ test('two processes on one index: a run whose commit meets a commit by the other
     removeKiln(root);
   }
 });
+
+test('a kiln folder that does not exist is a clear error; no index folder is made inside the typo', async () => {
+  const parent = makeKiln({});
+  const missing = join(parent, 'notes-typo');
+  const index = tinyIndex(missing);
+  try {
+    await assert.rejects(index.update(), (error: Error & { code?: string }) => error.code === 'index.kiln_missing' && error.message.includes(missing));
+    assert.equal(existsSync(missing), false, 'nothing created at the missing kiln path');
+    assert.equal(index.created, 0, 'no embedder started');
+  } finally {
+    await index.dispose();
+    removeKiln(parent);
+  }
+});
