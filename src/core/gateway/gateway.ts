@@ -1,23 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema';
-import type { Logger } from '../host';
-import type { BackoffOptions } from './backoff';
 import { Emitter, type Disposable } from './emitter';
 import { GatewayError } from './gatewayErrors';
-import { Upstream, type UpstreamState, type UpstreamTool } from './upstream';
-import type { SecretResolver } from './upstreamTransport';
+import { Upstream, type UpstreamOptions, type UpstreamState, type UpstreamTool } from './upstream';
 
-export interface GatewayOptions {
-  log: Logger;
-  resolveSecret: SecretResolver;
-  /** Environment inherited by stdio servers (the process environment in production). */
-  env: NodeJS.ProcessEnv;
-  cwd?: string;
-  backoff?: BackoffOptions;
-  pingIntervalMs?: number;
-  handshakeTimeoutMs?: number;
-  stopGraceMs?: number;
-}
+/** What every upstream is started with (the environment is the process's in production). */
+export type GatewayOptions = UpstreamOptions;
 
 /** A tool of the aggregated surface, with the upstream it belongs to and that upstream's state. */
 export interface GatewayTool extends UpstreamTool {
