@@ -71,12 +71,7 @@ export async function writeManifest(dir: string, m: Manifest): Promise<void> {
 /** Reads the committed prefix of a file into `into` (or returns it), checking its length and CRC. */
 export function readChecked(file: string, state: FileState, into?: Uint8Array): Uint8Array {
   const target = into ?? new Uint8Array(state.bytes);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (error) {
-    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
-  }
+  const fd = openForReading(file);
   try {
     let off = 0;
     while (off < state.bytes) {
@@ -95,12 +90,7 @@ export function readChecked(file: string, state: FileState, into?: Uint8Array): 
 
 /** Checks the CRC of a large file's committed prefix without holding it in memory. */
 export function verifyStreaming(file: string, state: FileState): void {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (error) {
-    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
-  }
+  const fd = openForReading(file);
   const buf = Buffer.allocUnsafe(1 << 23);
   let crc = 0;
   try {
@@ -115,6 +105,14 @@ export function verifyStreaming(file: string, state: FileState): void {
     fs.closeSync(fd);
   }
   if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
+}
+
+function openForReading(file: string): number {
+  try {
+    return fs.openSync(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
 }
 
 /** Writes `data` at the committed end of a file (past it: leftovers of a crash), syncs it, returns the new state. */
