@@ -37,11 +37,18 @@ export function chunkNote(note: ParsedNote, options: ChunkOptions = {}): Chunk[]
   for (let line = note.bodyStartLine; line <= note.lines.length; line++) {
     const h = headingAt.get(line);
     if (!h) continue;
-    flush(line - 1);
+    // A heading with nothing under it but subsections (`## Problems` then `### Blight`) is not a
+    // chunk of its own — a bare heading only crowds search results. Its line joins the first
+    // subsection's chunk, whose heading path names it anyway.
+    const parent = stack[stack.length - 1];
+    const onlyHeading = parent !== undefined && headingAt.has(sectionStart) && note.lines.slice(sectionStart, line - 1).every((text, i) => text.trim() === '' || headingAt.has(sectionStart + 1 + i));
+    if (!(onlyHeading && h.level > parent.level)) {
+      flush(line - 1);
+      sectionStart = line;
+    }
     while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
     stack.push({ level: h.level, text: h.text });
     path = stack.map((s) => s.text);
-    sectionStart = line;
   }
   flush(note.lines.length);
   return chunks;

@@ -76,3 +76,22 @@ test('huge sections split on paragraph boundaries within the bound; unicode neve
   assert.ok(long.slice(1).map((c) => c.text).join('') === emoji, 'pieces rejoin to the original text');
   for (const c of long) assert.ok(!/[\uD800-\uDBFF]$/.test(c.text));
 });
+
+test('a heading with only subsections under it joins the first subsection instead of being a chunk of its own', () => {
+  const text = '# Tomatoes\nCordon tomatoes.\n\n## Problems\n\n### Blight\nBrown patches.\n\n### Split fruit\nIrregular watering.\n\n## Todo\n## Harvest\nIn August.\n\n# A\n## B\n### C\nDeep text.\n';
+  const chunks = chunkNote(parseNote('t.md', text));
+  assert.deepEqual(
+    chunks.map((c) => [c.headingPath.join(' > '), c.startLine, c.endLine]),
+    [
+      ['Tomatoes', 1, 2],
+      ['Tomatoes > Problems > Blight', 4, 7],
+      ['Tomatoes > Problems > Split fruit', 9, 10],
+      // A sibling, not a subsection: the empty section stays its own chunk, with the right path.
+      ['Tomatoes > Todo', 12, 12],
+      ['Tomatoes > Harvest', 13, 14],
+      ['A > B > C', 16, 19],
+    ],
+  );
+  assert.ok(chunks.every((c) => c.text.replace(/^#+ .*$/gm, '').trim() !== '' || c.headingPath.at(-1) === 'Todo'), 'no bare heading chunk');
+  assert.equal(chunks[1].text, '## Problems\n\n### Blight\nBrown patches.');
+});
