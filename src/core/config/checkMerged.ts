@@ -89,4 +89,20 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
     const known = names.length === 0 ? 'No [llm.providers.<name>] table is defined.' : suggestion ? `Did you mean "${suggestion}"?` : `Defined providers: ${names.join(', ')}.`;
     problems.push(where.problem(['llm', 'default'], 'unknown-provider', 'warning', `[llm].default names "${active}", but there is no [llm.providers.${active}]. ${known}`));
   }
+  // DESIGN.md decision 4: with [llm.providers], [llm].default picks the provider; [chat].provider
+  // only describes the implicit one. A written one that asks for another type than the active
+  // provider's would otherwise be dropped without a word (the same type, as in the template, is harmless).
+  const chatProvider = merged.sources.get('chat.provider');
+  const activeName = active !== undefined && names.includes(active) ? active : names[0];
+  const activeType = activeName === undefined ? undefined : (config.llm.providers[activeName] as { type?: string }).type;
+  if (activeType !== undefined && (chatProvider === 'global' || chatProvider === 'workspace') && config.chat.provider !== activeType) {
+    problems.push(
+      where.problem(
+        ['chat', 'provider'],
+        'ignored-key',
+        'warning',
+        `\`chat.provider\` = "${config.chat.provider}" is ignored while [llm.providers] are configured: [llm].default chooses the active provider ("${activeName}", ${activeType}).`,
+      ),
+    );
+  }
 }

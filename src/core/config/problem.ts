@@ -25,6 +25,8 @@ export type ConfigProblemCode =
   | 'bare-env-name'
   | 'unknown-provider'
   | 'env-override'
+  /** A valid key that has no effect in this configuration (`[chat].provider` beside `[llm.providers]`). */
+  | 'ignored-key'
   /** A path setting (kiln_path) that names no existing folder. */
   | 'missing-path'
   /** A bug in the loader itself; the defaults apply. */

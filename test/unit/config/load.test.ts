@@ -193,3 +193,13 @@ test('a kiln_path that names no folder is a warning on its line (file or HEARTH_
   const present = await load(undefined, 'kiln_path = ".hearth"\n');
   assert.deepEqual(present.problems, []);
 });
+
+test('[chat].provider asking for another type than the active [llm] provider is a warning; the same type is not', async () => {
+  const clash = await load(undefined, '[chat]\nprovider = "openai"\n\n[llm]\ndefault = "l"\n[llm.providers.l]\ntype = "ollama"\n');
+  assert.deepEqual(clash.problems.map((p) => [p.code, p.keyPath, p.line, p.severity]), [['ignored-key', 'chat.provider', 2, 'warning']]);
+  assert.match(clash.problems[0].message, /"l", local_runner/);
+  const same = await load('[llm]\ndefault = "l"\n[llm.providers.l]\ntype = "local_runner"\n', '[chat]\nprovider = "ollama"\n');
+  assert.deepEqual(same.problems, []);
+  const implicit = await load(undefined, '[chat]\nprovider = "cloud_b"\n');
+  assert.deepEqual(implicit.problems, []);
+});
