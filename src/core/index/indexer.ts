@@ -130,8 +130,12 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
       signal?.throwIfAborted();
       const note = parseNote(path, text);
       for (const problem of note.problems) report.problems.push({ path, message: problem.message });
-      const chunks = note.skipped ? [] : chunkNote(note);
-      if (note.skipped) report.skipped.push({ path, reason: 'not a text file (binary content)' });
+      // A note whose frontmatter is broken is reported and left out until it is fixed, as binary
+      // junk is: indexing it without its frontmatter would search it under the wrong title and tags.
+      const brokenFrontmatter = note.problems.find((problem) => problem.code === 'note.frontmatter');
+      const skipReason = note.skipped ? 'not a text file (binary content)' : brokenFrontmatter ? 'broken frontmatter (fix it and the note is indexed)' : undefined;
+      const chunks = skipReason ? [] : chunkNote(note);
+      if (skipReason) report.skipped.push({ path, reason: skipReason });
       // An empty or binary note goes through the group too (all store writes stay in flush, in
       // order): it is recorded by hash so that, unchanged, it is not read as new next time.
       group.push({ note, chunks });

@@ -16,7 +16,7 @@ export interface NoteLink {
   line: number;
 }
 
-/** A problem with one note; the note is still indexed (without the broken part) unless `skipped`. */
+/** A problem with one note; the index leaves a note with either problem out, the kiln tools still read it. */
 export interface NoteProblem {
   code: 'note.frontmatter' | 'note.binary';
   message: string;
@@ -88,7 +88,7 @@ export function parseNote(path: string, text: string): ParsedNote {
         else if (parsed != null) problems.push({ code: 'note.frontmatter', message: `${path}: frontmatter is not a mapping; ignored.` });
       } catch (error) {
         const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        problems.push({ code: 'note.frontmatter', message: `${path}: broken frontmatter (${why}); indexed without it.` });
+        problems.push({ code: 'note.frontmatter', message: `${path}: broken frontmatter (${why}); left out of the index until it is fixed.` });
       }
     }
   }

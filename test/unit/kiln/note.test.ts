@@ -29,7 +29,7 @@ test('title falls back to the first heading, then the file name; a note without 
   assert.deepEqual([chunks[0].headingPath, chunks[0].startLine, chunks[0].endLine], [[], 1, 3]);
 });
 
-test('broken frontmatter is reported and the note is indexed without it', () => {
+test('broken frontmatter is reported; the body still parses (for the kiln tools; the index leaves the note out)', () => {
   const note = parseNote('bad.md', '---\ntitle: [unclosed\n  : :\n---\n# Body\ntext');
   assert.equal(note.skipped, false);
   assert.equal(note.problems[0]?.code, 'note.frontmatter');
