@@ -46,19 +46,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A guard only: a loaded 2-core machine has been seen to need more than 15 s to start server-everything. */
+const START_GUARD_MS = 60_000;
+
 /** Starts server-everything's HTTP flavour (`sse` or `streamableHttp`) on PORT and waits until it listens. */
 export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server-everything ${mode} did not start`)), 15_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      if (/listening|running/i.test(chunk.toString())) {
+  let stderr = '';
+  try {
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`server-everything ${mode} did not start within ${START_GUARD_MS} ms: ${stderr}`)), START_GUARD_MS);
+      child.stderr!.on('data', (chunk: Buffer) => {
+        // The line may arrive split over chunks.
+        stderr += chunk.toString();
+        if (/listening|running/i.test(stderr)) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+      child.once('exit', (code) => {
         clearTimeout(timer);
-        done();
-      }
+        fail(new Error(`server-everything ${mode} exited with ${code}: ${stderr}`));
+      });
     });
-    child.once('exit', (code) => fail(new Error(`server-everything ${mode} exited with ${code}`)));
-  });
+  } catch (error) {
+    // A child left running would keep the test file's process, and so the whole run, from ever ending.
+    await stopChild(child);
+    throw error;
+  }
   child.stderr!.resume();
   return child;
 }

@@ -63,10 +63,14 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
   test('auth_header reaches an SSE server as the Authorization header ({env:VAR} resolved)', async () => {
     const recorder = spawn(process.execPath, [resolve('test/unit/gateway/fixtures/sseRecorder.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
     cleanups.push(() => stopChild(recorder));
-    const port = await new Promise<number>((done) => recorder.stdout!.on('data', (chunk: Buffer) => {
-      const match = /PORT (\d+)/.exec(chunk.toString());
-      if (match) done(Number(match[1]));
-    }));
+    // Fails rather than waits forever should the recorder die before it listens.
+    const port = await new Promise<number>((done, fail) => {
+      recorder.stdout!.on('data', (chunk: Buffer) => {
+        const match = /PORT (\d+)/.exec(chunk.toString());
+        if (match) done(Number(match[1]));
+      });
+      recorder.once('exit', (code) => fail(new Error(`sseRecorder exited with ${code} before listening`)));
+    });
     process.env.HEARTH_TEST_SSE_TOKEN = 'tok-123';
     const gateway = new Gateway(testGatewayOptions());
     cleanups.push(() => gateway.stop());
