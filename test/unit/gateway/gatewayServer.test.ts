@@ -98,8 +98,10 @@ describe('the gateway as an MCP server', () => {
   });
 
   test('an upstream timeout comes back as an isError result and the connection lives on', async () => {
-    const gateway = new Gateway(testGatewayOptions());
+    // Its own handshake limit: otherwise timeout_secs (1 s) bounds the start too, which a loaded machine can exceed.
+    const gateway = new Gateway(testGatewayOptions({ handshakeTimeoutMs: 30_000 }));
     await gateway.applyConfig([everythingStdio('slow', 's_', { timeout_secs: 1, allowed_tools: ['echo', 'trigger-long-running-operation'] })]);
+    assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     const session = createGatewayServer({ gateway, kilnTools: [], log: silentLogger });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await session.server.connect(serverSide);
