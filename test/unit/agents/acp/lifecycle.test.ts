@@ -48,17 +48,33 @@ describe('ACP session lifecycle', () => {
 
   test('a host that dies abruptly (SIGKILL) takes the agent and its children with it', async () => {
     const host = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'hostThatDies.ts'), FIXTURE, workspace.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const pids = await new Promise<{ agent: number; child: number }>((resolve, reject) => {
-      let out = '';
-      host.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(JSON.parse(out));
+    const hostExited = new Promise((resolve) => host.once('exit', resolve));
+    let pids: { agent: number; child: number } | undefined;
+    try {
+      pids = await new Promise<{ agent: number; child: number }>((resolve, reject) => {
+        let out = '';
+        host.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (out.includes('\n')) resolve(JSON.parse(out));
+        });
+        host.once('exit', (code) => reject(new Error(`host exited early (${code})`)));
       });
-      host.once('exit', (code) => reject(new Error(`host exited early (${code})`)));
-    });
-    assert.ok(isAlive(pids.agent) && isAlive(pids.child));
-    host.kill('SIGKILL');
-    assert.ok(await waitFor(() => !isAlive(pids.agent) && !isAlive(pids.child)), 'no agent process is left behind');
+      const { agent, child } = pids;
+      assert.ok(isAlive(agent) && isAlive(child));
+      host.kill('SIGKILL');
+      assert.ok(await waitFor(() => !isAlive(agent) && !isAlive(child)), 'no agent process is left behind');
+    } finally {
+      // Should an assertion fail, a live host (or agent) would keep this file's process, and the run, from ending.
+      host.kill('SIGKILL');
+      await hostExited;
+      for (const pid of pids ? [pids.agent, pids.child] : []) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone, as it should be
+        }
+      }
+    }
   });
 });
 
