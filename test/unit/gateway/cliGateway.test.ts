@@ -50,16 +50,25 @@ describe('CLI: hearth tools, hearth gateway --http', () => {
     child.stderr!.resume();
     let out = '';
     child.stdout!.on('data', (chunk) => (out += chunk));
-    const [, url, token] = await waitFor(() => /Hearth gateway: (\S+)\nAuthorization: Bearer (\S+)\n/.exec(out) ?? undefined, 15_000, 'URL and token');
-    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const client = new Client({ name: 'cli-http', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    assert.match(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'cli http' } })), /cli http/);
-    await client.close();
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    assert.equal(out.match(/Bearer/g)?.length, 1, 'token printed once');
-    assert.ok(!isAlive(child.pid!));
+    try {
+      // A guard only: tsx, the CLI and its upstreams start slowly on a loaded machine.
+      const [, url, token] = await waitFor(() => /Hearth gateway: (\S+)\nAuthorization: Bearer (\S+)\n/.exec(out) ?? undefined, 60_000, 'URL and token');
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: 'cli-http', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      assert.match(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'cli http' } })), /cli http/);
+      await client.close();
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      assert.equal(out.match(/Bearer/g)?.length, 1, 'token printed once');
+      assert.ok(!isAlive(child.pid!));
+    } finally {
+      // Should the test fail, a running gateway would keep this file's process, and the run, from ending.
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
   });
 });
