@@ -52,12 +52,20 @@ describe('ACP session lifecycle', () => {
     let pids: { agent: number; child: number } | undefined;
     try {
       pids = await new Promise<{ agent: number; child: number }>((resolve, reject) => {
+        // A guard only, so a stuck host fails the test instead of hanging it.
+        const timer = setTimeout(() => reject(new Error('the host did not report its agent within 60 s')), 60_000);
         let out = '';
         host.stdout.on('data', (chunk) => {
           out += chunk;
-          if (out.includes('\n')) resolve(JSON.parse(out));
+          if (out.includes('\n')) {
+            clearTimeout(timer);
+            resolve(JSON.parse(out));
+          }
         });
-        host.once('exit', (code) => reject(new Error(`host exited early (${code})`)));
+        host.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`host exited early (${code})`));
+        });
       });
       const { agent, child } = pids;
       assert.ok(isAlive(agent) && isAlive(child));
