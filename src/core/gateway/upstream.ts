@@ -37,11 +37,19 @@ export interface UpstreamOptions {
   pingIntervalMs?: number;
   /** How long a stdio server gets to exit after its stdin closes (then SIGTERM, then SIGKILL). */
   stopGraceMs?: number;
-  /** Bound on the initialize handshake; defaults to the server's timeout_secs. */
+  /** Bound on the initialize handshake; defaults to the server's timeout_secs, but at least 30 s. */
   handshakeTimeoutMs?: number;
 }
 
 const CLIENT_INFO = { name: 'hearth-gateway', version: '0.1.0' };
+
+/**
+ * timeout_secs is the reference's tool-call timeout; a start (npx fetching a package, a cold
+ * runtime) may take longer than a call should, so it only ever raises the handshake's limit.
+ */
+export function handshakeLimitMs(timeoutSecs: number): number {
+  return Math.max(timeoutSecs, 30) * 1000;
+}
 
 /**
  * One supervised connection to an upstream MCP server: connects, lists and filters its tools,
@@ -185,7 +193,7 @@ export class Upstream {
         // Remote transports report a lost stream as an error without closing; check the connection.
         if (this.config.transport.type !== 'stdio' && this._state.kind === 'ready') void this.probe(gen);
       };
-      await client.connect(transport, { timeout: this.options.handshakeTimeoutMs ?? this.config.timeout_secs * 1000 });
+      await client.connect(transport, { timeout: this.options.handshakeTimeoutMs ?? handshakeLimitMs(this.config.timeout_secs) });
       if (gen !== this.generation) {
         await client.close().catch(() => {});
         return;

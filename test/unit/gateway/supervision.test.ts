@@ -7,10 +7,11 @@ import { Gateway } from '../../../src/core/gateway/gateway';
 import type { GatewayError } from '../../../src/core/gateway/gatewayErrors';
 import { ProcessTransport } from '../../../src/core/gateway/processTransport';
 import { TOOL_NAME_PATTERN, exposedToolName } from '../../../src/core/gateway/toolNames';
-import { everythingStdio, isAlive, serverConfig, stopChild, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
+import { EVERYTHING, everythingStdio, isAlive, serverConfig, stopChild, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
 
 const DYNAMIC = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
 const BAD = resolve('test/unit/gateway/fixtures/badHandshake.mjs');
+const SLOW_START = resolve('test/unit/gateway/fixtures/slowStart.mjs');
 
 function pidOf(gateway: Gateway, name: string): number {
   // The transport is private; the child's pid is what the test needs to kill it like a crash would.
@@ -132,6 +133,13 @@ describe('supervision of upstreams', () => {
     assert.match(state.kind === 'down' ? state.error : '', /listening to nobody/, 'stderr tail explains');
     const [pid, childPid] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
     await waitFor(() => !isAlive(pid) && !isAlive(childPid), 3000, 'processes gone');
+  });
+
+  test('a server that starts slower than its timeout_secs still comes up (the handshake gets at least 30 s)', async () => {
+    const gateway = make();
+    await gateway.applyConfig([serverConfig({ name: 'late', prefix: 'l_', timeout_secs: 1, auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: [SLOW_START, '2500', EVERYTHING] } })]);
+    assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
+    assert.match(textOf(await gateway.callTool('l_echo', { message: 'late but here' })), /late but here/);
   });
 
   test('a server exiting at start reports its stderr', async () => {
