@@ -2,36 +2,20 @@
 // provider for the internal agent and a profile running the project's scripted ACP agent.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { GOOD_KEY, startMockLlm, type MockLlm } from '../llm/mockLlm';
 import { FIXTURE } from './acp/helpers';
 import { KILN_NOTES, tempDir, writeFiles } from './helpers';
+import { runHearth, type HearthRun } from '../cli/runHearth';
 
-const MAIN = resolve('src/cli/main.ts');
-const TSX = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
 let server: MockLlm;
 let root: string;
 let cleanup: () => Promise<void>;
 
-function hearth(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function hearth(args: string[], stdin = ''): Promise<HearthRun> {
+  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY }, stdin });
 }
 
 before(async () => {

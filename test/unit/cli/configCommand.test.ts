@@ -2,39 +2,21 @@
 // workspaces, the global file under a temp XDG_CONFIG_HOME (HOME/APPDATA pointed there too).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { runHearth, type HearthRun } from './runHearth';
 
-const MAIN = resolve('src/cli/main.ts');
-const TSX = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
 const SECRET = 'sk-live-abcdef1234567890';
 const TOKEN = 'ghp_tokenvalue987654321';
 const ENV_KEY = 'env-cloud-b-key-55555';
 let root: string;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function hearth(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
-      cwd: options.cwd ?? join(root, 'ws'),
-      env: { PATH: process.env.PATH ?? '', HOME: root, APPDATA: join(root, 'xdg'), XDG_CONFIG_HOME: join(root, 'xdg'), XDG_CACHE_HOME: join(root, 'cache'), ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+function hearth(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HearthRun> {
+  return runHearth(args, {
+    cwd: options.cwd ?? join(root, 'ws'),
+    env: { HOME: root, APPDATA: join(root, 'xdg'), XDG_CONFIG_HOME: join(root, 'xdg'), XDG_CACHE_HOME: join(root, 'cache'), ...options.env },
   });
 }
 

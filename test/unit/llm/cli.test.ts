@@ -4,32 +4,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { closedPort, GOOD_KEY, startMockLlm, type MockLlm } from './mockLlm';
+import { HEARTH_MAIN as MAIN, runHearth, TSX_LOADER as TSX, type HearthRun } from '../cli/runHearth';
 
-const MAIN = resolve('src/cli/main.ts');
-// The subprocess runs in a scratch workspace, where the bare name `tsx` would not resolve.
-const TSX = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
 let server: MockLlm;
 let root: string;
 let deadPort: number;
 
-function hearth(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+function hearth(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<HearthRun> {
+  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY, ...env }, stdin });
 }
 
 before(async () => {
