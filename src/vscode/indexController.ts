@@ -113,9 +113,7 @@ export class IndexController implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
-    this.watcher?.dispose();
-    void this.index?.dispose();
+    void this.close();
     this.statusItem.dispose();
     this._onDidChangeIndex.dispose();
   }
