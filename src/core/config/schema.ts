@@ -31,6 +31,10 @@ export const ChatSchema = z.strictObject({
   timeout_secs: positiveInt.default(120),
   enable_markdown: z.boolean().default(true),
   size_aware_prompts: z.boolean().default(true).describe('Models under 4B parameters get tool guidance and read-only tools'),
+  review_edits: z
+    .enum(['always', 'destructive', 'never'])
+    .default('always')
+    .describe('Which agent edits open as a diff to accept or reject: always, destructive (deletes and overwrites), never'),
 });
 
 export const AcpAgentProfileSchema = z.strictObject({
@@ -153,6 +157,11 @@ export const ProcessingSchema = z.strictObject({
   max_file_size_kb: positiveInt.default(1024),
 });
 
+export const ChangesSchema = z.strictObject({
+  keep_days: positiveInt.default(30).describe('Journaled agent changes older than this are pruned'),
+  max_mb: positiveInt.default(100).describe('The change journal is pruned (oldest first) to stay under this size'),
+});
+
 export const LoggingSchema = z.strictObject({
   level: z.enum(['error', 'warn', 'info', 'debug', 'trace']).default('info'),
 });
@@ -169,6 +178,7 @@ export const HearthConfigSchema = z.strictObject({
   mcp: McpSchema.prefault({}),
   processing: ProcessingSchema.prefault({}),
   logging: LoggingSchema.prefault({}),
+  changes: ChangesSchema.prefault({}),
 });
 
 export type HearthConfig = z.infer<typeof HearthConfigSchema>;
@@ -184,6 +194,7 @@ export type McpServerConfig = z.infer<typeof McpServerSchema>;
 export type TransportConfig = z.infer<typeof TransportSchema>;
 export type ProcessingConfig = z.infer<typeof ProcessingSchema>;
 export type LoggingConfig = z.infer<typeof LoggingSchema>;
+export type ChangesConfig = z.infer<typeof ChangesSchema>;
 
 /** The configuration with nothing set: every default. */
 export function defaultConfig(): HearthConfig {

@@ -45,6 +45,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # timeout_secs = 120
 # enable_markdown = true
 # size_aware_prompts = true        # models under 4B parameters get read-only tools and tool guidance
+# review_edits = "always"          # always | destructive (deletes, overwrites) | never: agent edits open as a diff to accept
 
 # ---------------------------------------------------------------------------------------------
 # [llm]: several named providers; [llm].default is the active one (switching the model and
@@ -135,6 +136,12 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # parallel_workers = 2             # local_cpu embedding threads; default: half the CPU cores
 # exclude = ["drafts/**"]          # .git, node_modules and .hearth are always excluded
 # max_file_size_kb = 1024
+
+# ---------------------------------------------------------------------------------------------
+# [changes]: the journal of agent edits (undo with "Hearth: Undo Last Agent Change" or hearth undo).
+# [changes]
+# keep_days = 30
+# max_mb = 100
 
 # ---------------------------------------------------------------------------------------------
 # [logging]: how much the "Hearth" output channel and the CLI log.

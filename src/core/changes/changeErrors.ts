@@ -1,0 +1,19 @@
+import { HearthError } from '../errors';
+
+export type ChangeErrorCode =
+  | 'changes.not_found'
+  | 'changes.conflict'
+  | 'changes.journal_unwritable'
+  | 'changes.nothing_to_undo'
+  | 'changes.locked';
+
+/** A change-journal failure; `code` says which, the message what to do. */
+export class ChangeError extends HearthError {
+  constructor(
+    override readonly code: ChangeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
