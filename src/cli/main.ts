@@ -30,6 +30,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
   search: { summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json]', load: async () => (await import('./commands/search')).run },
   ask: { summary: 'Ask the active chat model one question (or an agent, with --agent NAME); the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
+  changes: { summary: 'List the changes agents made to the kiln, one row per file (--json, --limit N)', load: async () => (await import('./commands/changes')).run },
+  undo: { summary: 'Undo the newest agent turn, or one change: hearth undo [ID] [--force]', load: async () => (await import('./commands/undo')).run },
   agents: { summary: 'List internal agents (cards) and external ACP agents with availability (--json)', load: async () => (await import('./commands/agents')).run },
 };
 

@@ -5,6 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ChangeOrigin } from '../changes/changeRecord';
 import { describeError } from '../errors';
 import type { GatewayTool } from '../gateway/gateway';
 import type { KilnTool } from '../kiln/tools/kilnTool';
@@ -22,7 +23,8 @@ export interface AgentTool {
   readonly readOnly: boolean;
   readonly definition: ToolDefinition;
   /** Never throws: failures are outcomes the model can read. */
-  call(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
+  /** `origin` says which turn of which agent calls, so the change journal can group its edits. */
+  call(args: Record<string, unknown>, signal?: AbortSignal, origin?: ChangeOrigin): Promise<ToolOutcome>;
 }
 
 /** What the agent needs of the gateway: its served tools and a way to call them. */
@@ -54,8 +56,8 @@ export function fromKilnTool(tool: KilnTool): AgentTool {
     title: tool.definition.title,
     readOnly: tool.readOnly,
     definition: definitionOf(tool.definition, tool.name),
-    async call(args, signal) {
-      const result = await tool.call(args, signal);
+    async call(args, signal, origin) {
+      const result = await tool.call(args, signal, origin);
       return { text: resultText(result), isError: result.isError === true };
     },
   };

@@ -46,6 +46,8 @@ export class InternalAgentSession implements AgentSession {
   /** Tools the user allowed "always" in this session. */
   private readonly alwaysAllowed = new Set<string>();
   private busy = false;
+  /** The running turn's id: the change journal groups the turn's edits by it (one undo reverts them all). */
+  private turnId = '';
   private disposed = false;
   private readonly disposal = new AbortController();
 
@@ -63,6 +65,7 @@ export class InternalAgentSession implements AgentSession {
     if (this.disposed) throw new AgentError('agent-disposed', `the session with "${this.agent.name}" has ended; start a new one`);
     if (this.busy) throw new AgentError('agent-busy', `"${this.agent.name}" is still answering; wait for it or cancel it first`);
     this.busy = true;
+    this.turnId = `${this.id}-${randomUUID().slice(0, 8)}`;
     const abort = AbortSignal.any([this.disposal.signal, ...(signal ? [signal] : [])]);
     // The history is only committed when a turn ends cleanly enough to be resumed from; a turn
     // cut off between a tool call and its result would make the next request invalid.
@@ -159,7 +162,7 @@ export class InternalAgentSession implements AgentSession {
     }
     yield { type: 'tool_update', id: call.id, status: 'in_progress' };
     try {
-      return await tool.call(call.arguments, signal);
+      return await tool.call(call.arguments, signal, { turn: this.turnId, agent: this.agent.name });
     } catch (error) {
       // AgentTool.call should not throw; a bug in one tool still must not end the conversation.
       this.options.log.warn(`[agents] tool ${tool.name} threw: ${describeError(error)}`);

@@ -24,6 +24,9 @@ export interface ChangeActor {
   client?: string;
 }
 
+/** Who is calling a tool, as far as the caller knows: the journal fills in the tool's name. */
+export type ChangeOrigin = Partial<Omit<ChangeActor, 'tool'>>;
+
 export interface ChangeRecord extends ChangeActor {
   /** Sortable and unique: ISO time + a random suffix. */
   id: string;

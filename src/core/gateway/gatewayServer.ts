@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, isHearthError } from '../errors';
+import type { ChangeOrigin } from '../changes/changeRecord';
 import type { Logger } from '../host';
 import type { KilnTool } from '../kiln/tools/kilnTool';
 import type { Gateway } from './gateway';
@@ -32,9 +34,15 @@ function kilnToolsOf(options: Pick<GatewayServerOptions, 'kilnTools'>): readonly
  * `isError` result: a model can read it and try something else, and the client's connection to
  * the gateway never dies because one upstream did.
  */
-export async function callServedTool(options: GatewayServerOptions, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+export async function callServedTool(
+  options: GatewayServerOptions,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+  origin?: ChangeOrigin,
+): Promise<CallToolResult> {
   const kilnTool = kilnToolsOf(options).find((tool) => tool.name === name);
-  if (kilnTool) return kilnTool.call(args ?? {}, signal);
+  if (kilnTool) return kilnTool.call(args ?? {}, signal, origin);
   try {
     return await options.gateway.callTool(name, args, signal);
   } catch (error) {
@@ -58,7 +66,8 @@ export function createGatewayServer(options: GatewayServerOptions): { server: Se
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: servedTools(options) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    callServedTool(options, request.params.name, request.params.arguments, extra.signal),
+    // Each call of an MCP client is a turn of its own for the change journal (undone as one).
+    callServedTool(options, request.params.name, request.params.arguments, extra.signal, { turn: `mcp-${randomUUID()}`, client: server.getClientVersion()?.name }),
   );
   const subscription = options.gateway.onDidChangeTools(() => {
     // Only a connected, initialized client can receive notifications.

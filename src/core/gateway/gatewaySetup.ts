@@ -1,3 +1,5 @@
+import { ChangeJournal } from '../changes/changeJournal';
+import { confinedKilnFiles } from '../changes/kilnFileAccess';
 import type { HearthConfig } from '../config/schema';
 import { resolveSecret } from '../config/resolveSecret';
 import type { Host } from '../host';
@@ -20,9 +22,11 @@ export function createGateway(host: Pick<Host, 'log' | 'secrets'>, env: NodeJS.P
 }
 
 export function kilnToolContext(config: HearthConfig, host: Pick<Host, 'log' | 'confirm'>, kilnRoot: string, semanticSearch?: SemanticSearchFn): KilnToolContext {
+  const root = config.kiln_path ?? kilnRoot;
   return {
-    kilnRoot: config.kiln_path ?? kilnRoot,
+    kilnRoot: root,
     host,
+    journal: new ChangeJournal({ kilnRoot: root, files: confinedKilnFiles(root), log: host.log, keepDays: config.changes.keep_days, maxMb: config.changes.max_mb }),
     confirmDestructive: config.cli.confirm_destructive,
     semanticSearch,
     exclude: config.processing.exclude,

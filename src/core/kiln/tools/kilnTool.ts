@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, isHearthError } from '../../errors';
+import type { ChangeJournal } from '../../changes/changeJournal';
+import type { ChangeOrigin } from '../../changes/changeRecord';
 import type { Host } from '../../host';
 import { KilnToolError } from './kilnToolErrors';
 
@@ -30,6 +32,8 @@ export interface KilnToolContext {
   exclude?: readonly string[];
   /** `[processing].max_file_size_kb`: larger notes are skipped by searches and refused by read_note. */
   maxFileSizeKb?: number;
+  /** Every write is journaled here (`hearth changes`, `hearth undo`); absent only in tests of the tools alone. */
+  journal?: ChangeJournal;
 }
 
 /**
@@ -41,10 +45,10 @@ export interface KilnTool {
   readonly readOnly: boolean;
   readonly definition: Tool;
   /** Never throws: failures come back as `isError` results a model can read and correct. */
-  call(args: unknown, signal?: AbortSignal): Promise<CallToolResult>;
+  call(args: unknown, signal?: AbortSignal, origin?: ChangeOrigin): Promise<CallToolResult>;
 }
 
-type Handler<S extends z.ZodType> = (args: z.output<S>, signal?: AbortSignal) => Promise<CallToolResult | string>;
+type Handler<S extends z.ZodType> = (args: z.output<S>, signal?: AbortSignal, origin?: ChangeOrigin) => Promise<CallToolResult | string>;
 
 /** Builds a KilnTool from a zod schema: arguments are validated before the handler sees them. */
 export function defineKilnTool<S extends z.ZodType>(spec: {
@@ -67,14 +71,14 @@ export function defineKilnTool<S extends z.ZodType>(spec: {
       inputSchema: inputSchema as Tool['inputSchema'],
       annotations: { title: spec.title, ...spec.annotations },
     },
-    async call(args, signal) {
+    async call(args, signal, origin) {
       const parsed = spec.schema.safeParse(args ?? {});
       if (!parsed.success) {
         const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
         return toolError(new KilnToolError('invalid-arguments', `Invalid arguments for ${spec.name}: ${issues}`));
       }
       try {
-        const result = await spec.handler(parsed.data, signal);
+        const result = await spec.handler(parsed.data, signal, origin);
         return typeof result === 'string' ? { content: [{ type: 'text', text: result }] } : result;
       } catch (error) {
         return toolError(error);

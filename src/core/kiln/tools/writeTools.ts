@@ -1,6 +1,9 @@
 import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { FileChange } from '../../changes/changeJournal';
+import type { ChangeOrigin } from '../../changes/changeRecord';
 import { defineKilnTool, type KilnTool, type KilnToolContext } from './kilnTool';
 import { resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
@@ -29,6 +32,12 @@ async function confirm(ctx: KilnToolContext, message: string, detail: string): P
   if (!(await ctx.host.confirm(message, detail))) throw new KilnToolError('declined', `The user declined: ${message}`);
 }
 
+/** Runs `apply` (the note write) journaled, so the change can be listed and undone. */
+async function journaled(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, change: FileChange, apply: () => Promise<void>): Promise<void> {
+  if (!ctx.journal) return apply();
+  await ctx.journal.record(change, { turn: origin?.turn ?? `call-${randomUUID()}`, agent: origin?.agent, client: origin?.client, tool }, apply);
+}
+
 export function writeTools(ctx: KilnToolContext): KilnTool[] {
   const createNote = defineKilnTool({
     name: 'create_note',
@@ -40,11 +49,12 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       frontmatter: frontmatterSchema.optional().describe('YAML frontmatter properties'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async handler(args) {
+    async handler(args, _signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
       await mkdir(dirname(where.absolute), { recursive: true });
+      const content = joinNote(args.frontmatter ?? {}, args.content);
       try {
-        await createFileAtomic(where.absolute, joinNote(args.frontmatter ?? {}, args.content));
+        await journaled(ctx, 'create_note', origin, { path: where.relative, before: null, after: Buffer.from(content, 'utf8') }, () => createFileAtomic(where.absolute, content));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
         throw error;
@@ -62,7 +72,7 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       .strictObject({ path: notePathSchema, content: z.string().optional(), frontmatter: frontmatterSchema.optional() })
       .refine((args) => args.content !== undefined || args.frontmatter !== undefined, 'give content, frontmatter or both'),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args) {
+    async handler(args, _signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
       const before = await existingNote(where);
       const parts = splitNote(before);
@@ -76,7 +86,9 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
         args.frontmatter === undefined ? before.slice(0, before.length - parts.body.length) + (args.content ?? parts.body) : joinNote(frontmatter, args.content ?? parts.body);
       if (next === before) return `No change to ${where.relative}`;
       await confirm(ctx, `Overwrite the note "${where.relative}"?`, 'A tool asked to change this note.');
-      await writeFileAtomic(where.absolute, next);
+      await journaled(ctx, 'update_note', origin, { path: where.relative, before: await readFile(where.absolute), after: Buffer.from(next, 'utf8') }, () =>
+        writeFileAtomic(where.absolute, next),
+      );
       return `Updated ${where.relative}`;
     },
   });
@@ -87,11 +99,12 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
     description: 'Delete a note from the kiln.',
     schema: z.strictObject({ path: notePathSchema }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args) {
+    async handler(args, _signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
+      const before = await readFile(where.absolute).catch(() => undefined);
       await existingNote(where);
-      await confirm(ctx, `Delete the note "${where.relative}"?`, 'A tool asked to delete this note. This cannot be undone.');
-      await unlink(where.absolute);
+      await confirm(ctx, `Delete the note "${where.relative}"?`, 'A tool asked to delete this note (undo: "Hearth: Undo Last Agent Change" or `hearth undo`).');
+      await journaled(ctx, 'delete_note', origin, { path: where.relative, before: before ?? null, after: null }, () => unlink(where.absolute));
       return `Deleted ${where.relative}`;
     },
   });
