@@ -21,6 +21,7 @@ import type { CommonFlags } from './cliContext';
 import { settleWithin } from './gatewayContext';
 import { createCliIndex } from './indexContext';
 import { createLlmContext, type LlmContext } from './llmContext';
+import { terminalReviewer } from './terminalReview';
 import type { CliIo } from './main';
 
 export interface AgentContext {
@@ -49,8 +50,9 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   // semantic_search: the kiln index, opened on the first search and brought up to date before it.
   let index: KilnIndex | undefined;
   const semanticSearch = indexSemanticSearch(() => (index ??= createCliIndex(cli, io)), (current) => current.update());
-  // The agent loop asks through the surface (terminal or --yes); the host's confirm is not used.
-  const kilnContext = kilnToolContext(config, cli.host, workspaceRoot, semanticSearch);
+  // Kiln edits are reviewed as diffs on the terminal (or --yes); other writing tools ask through the loop.
+  const reviewer = terminalReviewer({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: cli.redactor });
+  const kilnContext = kilnToolContext(config, cli.host, workspaceRoot, semanticSearch, reviewer);
   let gateway: Gateway | undefined;
   if (options.startGateway && config.mcp.servers.length > 0) {
     gateway = createGateway(cli.host, io.env, { redactor: cli.redactor, cwd: workspaceRoot });

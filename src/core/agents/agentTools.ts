@@ -23,6 +23,8 @@ export interface AgentTool {
   readonly readOnly: boolean;
   readonly definition: ToolDefinition;
   /** Never throws: failures are outcomes the model can read. */
+  /** The tool shows its change to the user for review itself, so the loop's permission prompt is skipped. */
+  readonly reviewed?: boolean;
   /** `origin` says which turn of which agent calls, so the change journal can group its edits. */
   call(args: Record<string, unknown>, signal?: AbortSignal, origin?: ChangeOrigin): Promise<ToolOutcome>;
 }
@@ -50,9 +52,10 @@ function definitionOf(tool: Tool, name: string): ToolDefinition {
   return { name, description: tool.description, parameters: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown> };
 }
 
-export function fromKilnTool(tool: KilnTool): AgentTool {
+export function fromKilnTool(tool: KilnTool, reviewed = false): AgentTool {
   return {
     name: tool.name,
+    reviewed,
     title: tool.definition.title,
     readOnly: tool.readOnly,
     definition: definitionOf(tool.definition, tool.name),

@@ -48,7 +48,9 @@ export function resolveModel(runtime: LlmRuntime, id: string | undefined): Provi
 /** Every tool the agent could use, before the card's and the size filter. */
 export function allTools(deps: Pick<InternalAgentDeps, 'kilnContext' | 'gateway'>): AgentTool[] {
   // Permission is asked by the loop through the surface, so the kiln tools must not ask again.
-  const kiln = createKilnTools({ ...deps.kilnContext, confirmDestructive: false }).map(fromKilnTool);
+  // With a reviewer, the diff review is the one question a kiln write asks (the loop does not ask too).
+  const reviewed = deps.kilnContext.reviewer !== undefined && deps.kilnContext.reviewEdits !== undefined && deps.kilnContext.reviewEdits !== 'never';
+  const kiln = createKilnTools({ ...deps.kilnContext, confirmDestructive: false }).map((tool) => fromKilnTool(tool, reviewed && !tool.readOnly));
   const gateway = deps.gateway ? deps.gateway.tools().map((tool) => fromGatewayTool(tool, deps.gateway!)) : [];
   return [...kiln, ...gateway];
 }

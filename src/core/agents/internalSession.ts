@@ -153,7 +153,7 @@ export class InternalAgentSession implements AgentSession {
   }
 
   private async *runTool(tool: AgentTool, call: ToolCall, signal: AbortSignal): AsyncGenerator<AgentEvent, { text: string; isError: boolean; denied?: boolean }> {
-    if (!tool.readOnly && this.options.confirmDestructive && !this.alwaysAllowed.has(tool.name)) {
+    if (!tool.readOnly && !tool.reviewed && this.options.confirmDestructive && !this.alwaysAllowed.has(tool.name)) {
       const answer = await askPermission(this.options.host, tool, call, signal, this.options.log);
       if (answer === 'always') this.alwaysAllowed.add(tool.name);
       if (answer === 'denied') {

@@ -18,5 +18,6 @@ export function unifiedDiff(path: string, before: Uint8Array | null, after: Uint
   if (oldText === undefined || newText === undefined) {
     return `--- a/${path}\n+++ b/${path}\n(binary or larger than 2 MB: ${before?.byteLength ?? 0} → ${after?.byteLength ?? 0} bytes)\n`;
   }
-  return createTwoFilesPatch(before === null ? '/dev/null' : `a/${path}`, after === null ? '/dev/null' : `b/${path}`, oldText, newText, undefined, undefined, { context: 3 });
+  // jsdiff starts with a row of "=" (from `Index:` patches); git-style output has none.
+  return createTwoFilesPatch(before === null ? '/dev/null' : `a/${path}`, after === null ? '/dev/null' : `b/${path}`, oldText, newText, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
 }

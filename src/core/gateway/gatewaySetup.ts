@@ -1,4 +1,5 @@
 import { ChangeJournal } from '../changes/changeJournal';
+import type { ChangeReviewer } from '../changes/changeReview';
 import { confinedKilnFiles } from '../changes/kilnFileAccess';
 import type { HearthConfig } from '../config/schema';
 import { resolveSecret } from '../config/resolveSecret';
@@ -21,11 +22,19 @@ export function createGateway(host: Pick<Host, 'log' | 'secrets'>, env: NodeJS.P
   });
 }
 
-export function kilnToolContext(config: HearthConfig, host: Pick<Host, 'log' | 'confirm'>, kilnRoot: string, semanticSearch?: SemanticSearchFn): KilnToolContext {
+export function kilnToolContext(
+  config: HearthConfig,
+  host: Pick<Host, 'log' | 'confirm'>,
+  kilnRoot: string,
+  semanticSearch?: SemanticSearchFn,
+  reviewer?: ChangeReviewer,
+): KilnToolContext {
   const root = config.kiln_path ?? kilnRoot;
   return {
     kilnRoot: root,
     host,
+    reviewer,
+    reviewEdits: config.chat.review_edits,
     journal: new ChangeJournal({ kilnRoot: root, files: confinedKilnFiles(root), log: host.log, keepDays: config.changes.keep_days, maxMb: config.changes.max_mb }),
     confirmDestructive: config.cli.confirm_destructive,
     semanticSearch,

@@ -3,6 +3,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import { describeError, isHearthError } from '../../errors';
 import type { ChangeJournal } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
+import type { ChangeReviewer, ReviewPolicy } from '../../changes/changeReview';
 import type { Host } from '../../host';
 import { KilnToolError } from './kilnToolErrors';
 
@@ -34,6 +35,10 @@ export interface KilnToolContext {
   maxFileSizeKb?: number;
   /** Every write is journaled here (`hearth changes`, `hearth undo`); absent only in tests of the tools alone. */
   journal?: ChangeJournal;
+  /** Shows writes as diffs to accept or reject (editor, `hearth ask --agent`); absent where nobody can review (`hearth gateway`). */
+  reviewer?: ChangeReviewer;
+  /** `[chat].review_edits`: which writes the reviewer sees. */
+  reviewEdits?: ReviewPolicy;
 }
 
 /**

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FileChange } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
+import { applyReviewedChange } from '../../changes/changeReview';
 import { defineKilnTool, type KilnTool, type KilnToolContext } from './kilnTool';
 import { resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
@@ -27,15 +28,17 @@ async function existingNote(where: KilnPath): Promise<string> {
   return readFile(where.absolute, 'utf8');
 }
 
-async function confirm(ctx: KilnToolContext, message: string, detail: string): Promise<void> {
-  if (!ctx.confirmDestructive) return;
-  if (!(await ctx.host.confirm(message, detail))) throw new KilnToolError('declined', `The user declined: ${message}`);
-}
-
-/** Runs `apply` (the note write) journaled, so the change can be listed and undone. */
-async function journaled(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, change: FileChange, apply: () => Promise<void>): Promise<void> {
-  if (!ctx.journal) return apply();
-  await ctx.journal.record(change, { turn: origin?.turn ?? `call-${randomUUID()}`, agent: origin?.agent, client: origin?.client, tool }, apply);
+/** Runs `apply` (the note write) reviewed or confirmed as `[chat].review_edits` says, and journaled. */
+async function journaled(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, change: FileChange, apply: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+  const actor = { turn: origin?.turn ?? `call-${randomUUID()}`, agent: origin?.agent, client: origin?.client, tool };
+  const policy = {
+    journal: ctx.journal,
+    reviewer: ctx.reviewer,
+    reviewEdits: ctx.reviewEdits ?? 'never',
+    confirmDestructive: ctx.confirmDestructive,
+    confirm: (message: string, detail: string) => ctx.host.confirm(message, detail),
+  };
+  await applyReviewedChange(policy, change, actor, apply, signal);
 }
 
 export function writeTools(ctx: KilnToolContext): KilnTool[] {
@@ -49,12 +52,16 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       frontmatter: frontmatterSchema.optional().describe('YAML frontmatter properties'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async handler(args, _signal, origin) {
+    async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
-      await mkdir(dirname(where.absolute), { recursive: true });
       const content = joinNote(args.frontmatter ?? {}, args.content);
+      if (await stat(where.absolute).catch(() => undefined)) throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
       try {
-        await journaled(ctx, 'create_note', origin, { path: where.relative, before: null, after: Buffer.from(content, 'utf8') }, () => createFileAtomic(where.absolute, content));
+        const change = { path: where.relative, before: null, after: Buffer.from(content, 'utf8') };
+        await journaled(ctx, 'create_note', origin, change, async () => {
+          await mkdir(dirname(where.absolute), { recursive: true });
+          await createFileAtomic(where.absolute, content);
+        }, signal);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
         throw error;
@@ -72,7 +79,7 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       .strictObject({ path: notePathSchema, content: z.string().optional(), frontmatter: frontmatterSchema.optional() })
       .refine((args) => args.content !== undefined || args.frontmatter !== undefined, 'give content, frontmatter or both'),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, _signal, origin) {
+    async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
       const before = await existingNote(where);
       const parts = splitNote(before);
@@ -85,10 +92,8 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       const next =
         args.frontmatter === undefined ? before.slice(0, before.length - parts.body.length) + (args.content ?? parts.body) : joinNote(frontmatter, args.content ?? parts.body);
       if (next === before) return `No change to ${where.relative}`;
-      await confirm(ctx, `Overwrite the note "${where.relative}"?`, 'A tool asked to change this note.');
-      await journaled(ctx, 'update_note', origin, { path: where.relative, before: await readFile(where.absolute), after: Buffer.from(next, 'utf8') }, () =>
-        writeFileAtomic(where.absolute, next),
-      );
+      const change = { path: where.relative, before: await readFile(where.absolute), after: Buffer.from(next, 'utf8') };
+      await journaled(ctx, 'update_note', origin, change, () => writeFileAtomic(where.absolute, next), signal);
       return `Updated ${where.relative}`;
     },
   });
@@ -99,12 +104,10 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
     description: 'Delete a note from the kiln.',
     schema: z.strictObject({ path: notePathSchema }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, _signal, origin) {
+    async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
-      const before = await readFile(where.absolute).catch(() => undefined);
       await existingNote(where);
-      await confirm(ctx, `Delete the note "${where.relative}"?`, 'A tool asked to delete this note (undo: "Hearth: Undo Last Agent Change" or `hearth undo`).');
-      await journaled(ctx, 'delete_note', origin, { path: where.relative, before: before ?? null, after: null }, () => unlink(where.absolute));
+      await journaled(ctx, 'delete_note', origin, { path: where.relative, before: await readFile(where.absolute), after: null }, () => unlink(where.absolute), signal);
       return `Deleted ${where.relative}`;
     },
   });
