@@ -83,7 +83,7 @@ export interface CliContextOptions {
 
 export async function createCliContext(io: CliIo, flags: CommonFlags, options: CliContextOptions = {}): Promise<CliContext> {
   const workspaceRoot = resolve(io.cwd, flags.workspace ?? '.');
-  const loaded = await loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath });
+  const loaded = await loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted: true });
   const redactor = new Redactor();
   await registerConfigSecrets(loaded.config, { env: io.env, redactor });
   const level = cliLogLevel(loaded, flags.verbose === true);

@@ -37,7 +37,7 @@ export class ConfigService implements vscode.Disposable {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.globalFile = globalConfigPath(env);
-    this._current = { config: defaultConfig(), sources: {}, problems: [], files: { global: this.globalFile, workspace: '' } };
+    this._current = { config: defaultConfig(), sources: {}, problems: [], files: { global: this.globalFile, workspace: '' }, trusted: false, withheld: [] };
   }
 
   /** The latest loaded configuration (defaults until the first load finishes). */
@@ -65,6 +65,12 @@ export class ConfigService implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.pickRoot();
         this.scheduleReload('workspace folders changed');
+      }),
+      // Granting trust applies the withheld keys at once: every consumer reacts to onDidChange,
+      // so servers and agents start without a window reload.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info('workspace trusted: the workspace configuration applies in full');
+        void this.reload();
       }),
       vscode.workspace.onDidSaveTextDocument((document) => {
         if (this.isConfigFile(document.uri)) this.scheduleReload(`saved ${document.uri.fsPath}`);
@@ -116,7 +122,8 @@ export class ConfigService implements vscode.Disposable {
     // relative paths (kiln_path) still resolve somewhere sensible.
     const workspaceRoot = this._workspaceRoot ?? homedir();
     try {
-      const loaded = await loadConfig({ workspaceRoot, env: this.env, globalConfigPath: this.globalFile });
+      // Restricted Mode: the workspace file's trust-gated keys wait (DESIGN.md decision 14).
+      const loaded = await loadConfig({ workspaceRoot, env: this.env, globalConfigPath: this.globalFile, trusted: vscode.workspace.isTrusted, trustName: 'Workspace Trust' });
       this._current = loaded;
       const errors = loaded.problems.filter((p) => p.severity === 'error').length;
       this.log.debug(`config loaded (${errors} error(s), ${loaded.problems.length - errors} warning(s)) from ${loaded.files.global} and ${loaded.files.workspace}`);

@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isConfinedRulesName } from '../config/schema';
 
 export interface RulesFile {
   /** Absolute path. */
@@ -52,8 +53,10 @@ export async function findRulesFiles(workspaceDir: string, names: readonly strin
   const bottom = resolve(workspaceDir);
   const root = (await findGitRoot(bottom)) ?? bottom;
   const found: RulesFile[] = [];
+  // The schema refuses these already; names can also come from elsewhere than a config file.
+  const confined = names.filter(isConfinedRulesName);
   for (const dir of chain(root, bottom)) {
-    for (const name of names) {
+    for (const name of confined) {
       const path = join(dir, name);
       const info = await stat(path).catch(() => undefined);
       if (!info?.isFile()) continue;

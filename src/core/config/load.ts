@@ -17,12 +17,20 @@ import { fillDefaults } from './fillDefaults';
 import { applyEnvOverrides } from './envOverrides';
 import { checkMerged, MergedLocator } from './checkMerged';
 import { formatKeyPath, type KeySegment } from './keyPath';
+import { withheldProblem, withholdUntrusted, type WithheldKey } from './trustGatedKeys';
 
 export interface LoadOptions {
   workspaceRoot: string;
   env?: NodeJS.ProcessEnv;
   /** Overrides the per-platform location (tests, `--global-config`). */
   globalConfigPath?: string;
+  /**
+   * Whether the workspace folder is trusted (DESIGN.md decision 14). When false, the workspace
+   * file's trust-gated keys are dropped before the merge and each is reported as a warning.
+   */
+  trusted: boolean;
+  /** How this host grants trust, for the warnings: "Workspace Trust" in the editor, "`hearth trust`" in the CLI. */
+  trustName?: string;
 }
 
 export interface LoadedConfig {
@@ -32,6 +40,9 @@ export interface LoadedConfig {
   sources: Record<string, ConfigSource>;
   problems: ConfigProblem[];
   files: { global: string; workspace: string };
+  trusted: boolean;
+  /** Workspace keys ignored because the folder is not trusted; empty when trusted. */
+  withheld: WithheldKey[];
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
@@ -41,12 +52,19 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   try {
     files = { global: options.globalConfigPath ?? globalConfigPath(env), workspace: workspaceConfigPath(options.workspaceRoot) };
     const layers: Layer[] = [];
+    const withheld: WithheldKey[] = [];
     for (const source of ['global', 'workspace'] as const) {
       const file = files[source];
       const text = await readConfigText(file, problems);
       if (text === undefined) continue;
       const { data, locator } = parseConfigText(text, file, problems);
-      const validated = validateLayer(data, { source, file, locator, problems });
+      let validated = validateLayer(data, { source, file, locator, problems });
+      if (source === 'workspace' && !options.trusted) {
+        const filtered = withholdUntrusted({ ...validated, file, locator, workspaceRoot: options.workspaceRoot, home: env.HOME || env.USERPROFILE || homedir() });
+        validated = filtered;
+        withheld.push(...filtered.withheld);
+        for (const key of filtered.withheld) problems.push(withheldProblem(key, options.trustName ?? 'trust'));
+      }
       layers.push({ source, file, locator, ...validated });
     }
     const merged = mergeLayers(layers);
@@ -57,13 +75,14 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     checkMerged(config, merged, locator, problems);
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
     await checkKilnPath(config.kiln_path, merged, locator, problems);
-    return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files };
+    return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files, trusted: options.trusted, withheld };
   } catch (error) {
     // A bug here must not take the host down: report it and run on defaults.
     problems.push({ keyPath: '', severity: 'error', code: 'internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
     const config = defaultConfig();
     config.kiln_path = path.resolve(options.workspaceRoot || '.');
-    return { config, sources: collectSources(config, { data: {}, sources: new Map(), servers: [] }), problems, files };
+    // Nothing of the workspace file applied, so nothing is withheld on trust's account.
+    return { config, sources: collectSources(config, { data: {}, sources: new Map(), servers: [] }), problems, files, trusted: options.trusted, withheld: [] };
   }
 }
 

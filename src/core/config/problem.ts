@@ -29,6 +29,8 @@ export type ConfigProblemCode =
   | 'ignored-key'
   /** A path setting (kiln_path) that names no existing folder. */
   | 'missing-path'
+  /** A workspace key that runs a program or sends data, ignored until the folder is trusted (trustGatedKeys.ts). */
+  | 'untrusted-key'
   /** A bug in the loader itself; the defaults apply. */
   | 'internal';
 

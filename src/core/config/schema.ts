@@ -5,6 +5,7 @@
  * silently ignored.
  */
 import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
 import { z } from 'zod';
 import {
   CHAT_PROVIDER_TYPES,
@@ -74,8 +75,16 @@ export const EmbeddingSchema = z
 
 export const DEFAULT_RULES_FILES = ['AGENTS.md', '.rules', '.github/copilot-instructions.md'];
 
+/**
+ * A rules file is named relative to each folder from the git root down; `..` or an absolute path
+ * would pull any file on disk into the system prompt, so those are refused in every folder.
+ */
+export function isConfinedRulesName(name: string): boolean {
+  return !path.posix.isAbsolute(name) && !path.win32.isAbsolute(name) && !name.split(/[\\/]/).includes('..');
+}
+
 export const ContextSchema = z.strictObject({
-  rules_files: z.array(nonEmpty).default(DEFAULT_RULES_FILES).describe('Replaces the default list when set'),
+  rules_files: z.array(nonEmpty.refine(isConfinedRulesName, 'entries must be paths inside the folder (no "..", not absolute)')).default(DEFAULT_RULES_FILES).describe('Replaces the default list when set'),
 });
 
 export const CliSchema = z.strictObject({

@@ -54,7 +54,7 @@ for (const name of files) {
     const file = join(root, '.hearth', 'config.toml');
     copyFileSync(join(CORPUS, name), file);
     // loadConfig must resolve, never reject.
-    const loaded = await loadConfig({ workspaceRoot: root, globalConfigPath: join(root, 'no-global.toml'), env: {} });
+    const loaded = await loadConfig({ trusted: true, workspaceRoot: root, globalConfigPath: join(root, 'no-global.toml'), env: {} });
     const found = loaded.problems.map((p) => `${p.file === file ? '' : `${p.file}:`}${p.line}:${p.column} ${p.keyPath} ${p.code} ${p.severity}`);
     for (const e of expect) {
       const match = loaded.problems.find((p) => p.file === file && p.line === e.line && p.keyPath === e.key && p.code === e.code && (!e.severity || p.severity === e.severity));

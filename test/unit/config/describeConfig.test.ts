@@ -18,7 +18,7 @@ test('the effective config prints as TOML with a source per value, and parses ba
       '[[mcp.servers]]', 'name = "fs"', 'prefix = "fs_"', '[mcp.servers.transport]', 'type = "stdio"', 'command = "npx"', 'env = { A = "1" }',
       '[[mcp.servers]]', 'name = "w"', 'prefix = "w_"', 'transport = { type = "sse", url = "http://127.0.0.1:1/sse" }',
     ].join('\n'));
-    const loaded = await loadConfig({ workspaceRoot: root, globalConfigPath: join(dir, 'g.toml'), env: { HEARTH_KILN_PATH: '/kiln' } });
+    const loaded = await loadConfig({ trusted: true, workspaceRoot: root, globalConfigPath: join(dir, 'g.toml'), env: { HEARTH_KILN_PATH: '/kiln' } });
     const text = formatEffectiveConfig(loaded);
     assert.match(text, /^temperature = 0\.3 {2}# global$/m);
     assert.match(text, /^max_tokens = 2048 {2}# default$/m);
@@ -37,7 +37,7 @@ test('the effective config prints as TOML with a source per value, and parses ba
 test('an all-defaults config (empty tables and arrays included) round-trips too', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-describe-'));
   try {
-    const loaded = await loadConfig({ workspaceRoot: dir, globalConfigPath: join(dir, 'none.toml'), env: {} });
+    const loaded = await loadConfig({ trusted: true, workspaceRoot: dir, globalConfigPath: join(dir, 'none.toml'), env: {} });
     const text = formatEffectiveConfig(loaded);
     assert.deepEqual(JSON.parse(JSON.stringify(parse(text))), JSON.parse(JSON.stringify(loaded.config)));
     assert.ok(!text.includes('# problems'));

@@ -22,7 +22,7 @@ function markdownFiles(dir: string): string[] {
 }
 
 test('the example config loads with zero problems and shows every section', async () => {
-  const { config, problems, sources, files } = await loadConfig({ workspaceRoot: KILN, globalConfigPath: join(KILN, 'no-global-config.toml'), env: { HOME: '/home/example' } });
+  const { config, problems, sources, files } = await loadConfig({ trusted: true, workspaceRoot: KILN, globalConfigPath: join(KILN, 'no-global-config.toml'), env: { HOME: '/home/example' } });
   assert.deepEqual(problems, []);
   assert.equal(files.workspace, CONFIG);
   const raw = parse(readFileSync(CONFIG, 'utf8')) as Record<string, unknown>;

@@ -14,7 +14,7 @@ async function load(global: string | undefined, workspace: string | undefined, e
   if (global !== undefined) writeFileSync(join(dir, 'global.toml'), global);
   if (workspace !== undefined) writeFileSync(join(root, '.hearth', 'config.toml'), workspace);
   try {
-    return { ...(await loadConfig({ workspaceRoot: root, globalConfigPath: join(dir, 'global.toml'), env: { HOME: '/home/tester', ...env } })), root };
+    return { ...(await loadConfig({ trusted: true, workspaceRoot: root, globalConfigPath: join(dir, 'global.toml'), env: { HOME: '/home/tester', ...env } })), root };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ test('a directory where the file should be is a problem, not an exception', asyn
   try {
     mkdirSync(s.workspace);
     writeFileSync(s.global, '[chat]\ntemperature = 0.2\n');
-    const { config, problems, files } = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
+    const { config, problems, files } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.equal(config.chat.temperature, 0.2);
     assert.deepEqual(problems.map((p) => [p.code, p.file]), [['unreadable-file', s.workspace]]);
     assert.deepEqual(files, { global: s.global, workspace: s.workspace });
@@ -31,7 +31,7 @@ test('a syntax error in one file leaves the other file applied', async () => {
   try {
     writeFileSync(s.global, '[chat\ntemperature = 0.2\n');
     writeFileSync(s.workspace, '[cli]\nverbose = true\n');
-    const { config, problems, sources } = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
+    const { config, problems, sources } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.equal(config.cli.verbose, true);
     assert.equal(sources['cli.verbose'], 'workspace');
     const syntax = problems.find((p) => p.code === 'toml-syntax');
@@ -51,7 +51,7 @@ test('random bytes never make loadConfig reject', async () => {
     for (let i = 0; i < 60; i++) {
       const text = Array.from({ length: 20 + Math.floor(random() * 200) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       writeFileSync(s.workspace, text);
-      const loaded = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
+      const loaded = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
       assert.equal(typeof loaded.config.chat.temperature, 'number');
       for (const p of loaded.problems) assert.ok(p.message.length > 0 && p.code.length > 0);
     }
@@ -65,7 +65,7 @@ test('a prefix clash between the two files is reported on the later entry and th
   try {
     writeFileSync(s.global, '[[mcp.servers]]\nname = "g"\nprefix = "x_"\ntransport = { type = "stdio", command = "a" }\n');
     writeFileSync(s.workspace, '# ws\n[[mcp.servers]]\nname = "w"\nprefix = "x_"\ntransport = { type = "stdio", command = "b" }\n');
-    const { config, problems } = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
+    const { config, problems } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.deepEqual(config.mcp.servers.map((x) => x.name), ['g']);
     assert.deepEqual(problems.map((p) => [p.file, p.line, p.keyPath, p.code]), [[s.workspace, 4, 'mcp.servers[0].prefix', 'duplicate']]);
   } finally {
@@ -78,7 +78,7 @@ test('problems come sorted by file and line, and print as file:line:col: severit
   try {
     writeFileSync(s.global, '[chat]\ntemperature = 7\n');
     writeFileSync(s.workspace, '[llm]\ndefault = "nope"\n[cli]\nverbos = true\n[chat]\nmax_tokens = 0\n');
-    const { problems } = await loadConfig({ workspaceRoot: s.root, globalConfigPath: s.global, env: { LOCAL_RUNNER_HOST: 'ftp://x' } });
+    const { problems } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: { LOCAL_RUNNER_HOST: 'ftp://x' } });
     const { formatConfigProblem } = await import('../../../src/core/config/problem');
     const lines = problems.map(formatConfigProblem);
     assert.equal(lines.length, 5);

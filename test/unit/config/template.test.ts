@@ -48,7 +48,7 @@ test('written as both files, the templates load with zero problems and the live 
     await mkdir(join(root, 'ws', '.hearth'), { recursive: true });
     await writeFile(join(root, 'ws', '.hearth', 'config.toml'), configTemplate('workspace'));
     await writeFile(join(root, 'global.toml'), configTemplate('global'));
-    const loaded = await loadConfig({ workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
+    const loaded = await loadConfig({ trusted: true, workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
     assert.deepEqual(loaded.problems, []);
     assert.equal(loaded.config.kiln_path, join(root, 'ws'));
     assert.equal(loaded.sources['kiln_path'], 'workspace');
@@ -57,7 +57,7 @@ test('written as both files, the templates load with zero problems and the live 
 
     // The fully uncommented template is a valid configuration too (loader checks included).
     await writeFile(join(root, 'ws', '.hearth', 'config.toml'), uncommentAll(configTemplate('workspace')));
-    const full = await loadConfig({ workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
+    const full = await loadConfig({ trusted: true, workspaceRoot: join(root, 'ws'), env: {}, globalConfigPath: join(root, 'global.toml') });
     assert.deepEqual(full.problems, []);
     assert.equal(full.config.mcp.servers.length, 2);
   } finally {

@@ -111,7 +111,7 @@ test('with real files: a [chat] key set in the workspace file overrides the glob
     await writeFile(join(root, 'global.toml'), '[llm]\ndefault = "home"\n[llm.providers.home]\ntype = "ollama"\ndefault_model = "qwen2.5:0.5b"\ntemperature = 0.1\n');
     await mkdir(join(root, 'ws', '.hearth'), { recursive: true });
     await writeFile(join(root, 'ws', '.hearth', 'config.toml'), '[chat]\ntemperature = 1.2\n');
-    const loaded = await loadConfig({ workspaceRoot: join(root, 'ws'), env: { LOCAL_RUNNER_HOST: '127.0.0.1:7777' }, globalConfigPath: join(root, 'global.toml') });
+    const loaded = await loadConfig({ trusted: true, workspaceRoot: join(root, 'ws'), env: { LOCAL_RUNNER_HOST: '127.0.0.1:7777' }, globalConfigPath: join(root, 'global.toml') });
     assert.deepEqual(loaded.problems, []);
     const active = activeProvider(loaded.config, loaded.sources);
     assert.equal(active.name, 'home');

@@ -27,7 +27,7 @@ async function workspace(toml: string, globalToml = ''): Promise<{ root: string;
   await writeFile(file, toml);
   const globalPath = join(root, 'global.toml');
   await writeFile(globalPath, globalToml);
-  return { root, file, load: () => loadConfig({ workspaceRoot: root, env: {}, globalConfigPath: globalPath }), done: () => rm(root, { recursive: true, force: true }) };
+  return { root, file, load: () => loadConfig({ trusted: true, workspaceRoot: root, env: {}, globalConfigPath: globalPath }), done: () => rm(root, { recursive: true, force: true }) };
 }
 
 test('switching lasts for the session; persisting writes [llm].default and default_model, keeping comments', async () => {
