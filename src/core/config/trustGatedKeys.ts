@@ -43,8 +43,8 @@ export const TRUST_GATED_KEYS: readonly GatedKey[] = [
 ];
 
 /**
- * Workspace keys that may only make a protection stricter: the weaker value waits for trust.
- * `chat.review_edits = "never"` is listed ahead of the key itself (the edits work adds it).
+ * Workspace keys that may only make a protection stricter: the weaker value waits for trust. A
+ * new protection a workspace could switch off belongs here.
  */
 export const STRICTER_ONLY_KEYS: readonly { keyPath: string; weaker: (value: unknown) => boolean; why: string }[] = [
   { keyPath: 'cli.confirm_destructive', weaker: (value) => value === false, why: 'it turns off confirmations' },

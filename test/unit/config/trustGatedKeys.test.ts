@@ -140,6 +140,15 @@ test('the global file is always trusted, even when the folder is not', async () 
   assert.equal(config.mcp.servers.length, 1);
 });
 
+test('untrusted: review_edits = "never" waits for trust; a stricter value applies', async () => {
+  const never = await load('[chat]\nreview_edits = "destructive"\n', '[chat]\nreview_edits = "never"\n', false);
+  assert.equal(never.config.chat.review_edits, 'destructive');
+  assert.deepEqual(never.withheld.map((k) => k.keyPath), ['chat.review_edits']);
+  const always = await load('[chat]\nreview_edits = "never"\n', '[chat]\nreview_edits = "always"\n', false);
+  assert.equal(always.config.chat.review_edits, 'always');
+  assert.deepEqual(always.withheld, []);
+});
+
 test('untrusted: stricter workspace values apply; {env:} and {secret:} references anywhere wait', async () => {
   const workspace = `[cli]\nconfirm_destructive = true\n[chat]\nmodel = "{env:KEY}"\n[llm.providers.local]\ntype = "local_runner"\ndefault_model = "{secret:NAME}"\n`;
   const { config, withheld } = await load('[cli]\nconfirm_destructive = false\n', workspace, false);
