@@ -1,5 +1,6 @@
 // Child process of crash.test.ts: rewrites notes of a flat store in a loop, committing each batch
-// (and compacting often), until it is killed. Prints "<round>" after each committed round.
+// (and compacting often), until it is killed or has written `maxRounds` rounds (third argument).
+// Prints "<round>" after each committed round.
 import { FlatStore } from '../../../src/core/index/store/flatStore';
 import { chunksFor, randomVector, rng } from './helpers';
 
@@ -13,10 +14,10 @@ export function noteVectors(note: number, round: number): Float32Array[] {
   return Array.from({ length: PER_NOTE }, () => randomVector(DIM, next));
 }
 
-async function main(dir: string): Promise<void> {
+async function main(dir: string, maxRounds: number): Promise<void> {
   const store = new FlatStore(dir, HEADER, { compactMinDead: 100, compactRatio: 0.3 });
   await store.open();
-  for (let round = 1; ; round++) {
+  for (let round = 1; round <= maxRounds; round++) {
     for (let batch = 0; batch < NOTES; batch += 15) {
       for (let n = batch; n < batch + 15; n++) {
         const p = `n${n}.md`;
@@ -26,6 +27,7 @@ async function main(dir: string): Promise<void> {
     }
     process.stdout.write(`${round}\n`);
   }
+  await store.close();
 }
 
-if (process.argv[2]) void main(process.argv[2]);
+if (process.argv[2]) void main(process.argv[2], Number(process.argv[3] ?? Infinity));

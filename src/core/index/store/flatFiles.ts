@@ -8,7 +8,8 @@ import { StoreCorruptError, type StoreHeader } from './vectorStore.js';
  * On-disk layout of the flat store. Three append-only files per generation (int8 slots, float32
  * slots, a JSON-lines metadata log) and a small manifest, replaced atomically (temp + fsync +
  * rename), that says how many bytes of each file are committed and their running CRC-32. Bytes past
- * the committed length are the leftovers of an interrupted commit and are ignored (then overwritten).
+ * the committed length are the leftovers of an interrupted commit and are ignored (then overwritten,
+ * or trimmed by a process holding the writer lock). Every change to these files is made under that lock.
  */
 export const FORMAT = 'hearth-flat';
 export const VERSION = 1;
@@ -31,6 +32,8 @@ export interface Manifest {
 }
 
 export const MANIFEST = 'manifest.json';
+/** Held by the process that is changing the index's files (see crossProcessLock). */
+export const WRITER_LOCK = 'writer.lock';
 export const fileNames = (gen: number) => ({
   q8: `vectors-${gen}.q8`,
   f32: `vectors-${gen}.f32`,

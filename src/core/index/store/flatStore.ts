@@ -3,7 +3,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js';
-import { appendSynced, fileNames, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
+import { withLock, tryAcquireLock } from '../../fs/crossProcessLock.js';
+import { appendSynced, fileNames, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
 import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta.js';
 import { exactTopK } from './flatSearch.js';
 import { normalized, quantizeInto } from './quantize.js';
@@ -22,6 +23,18 @@ export interface FlatStoreOptions {
 }
 
 const PAGE = 65536;
+function openVectors(file: string): number {
+  try {
+    return fs.openSync(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
+}
+
+/** A compaction of a large index rewrites every vector; a commit waits that long at most. */
+const LOCK_WAIT_MS = 120_000;
+/** Compactions finishing one after another while this process reads: give up after this many. */
+const OPEN_ATTEMPTS = 5;
 
 /**
  * Vectors in contiguous files: int8 slots (scanned by the SIMD kernel straight out of wasm memory)
@@ -58,10 +71,48 @@ export class FlatStore implements VectorStore {
     return this.live;
   }
 
+  /** The lock every writer of this index holds while it changes files (and only then). */
+  get writerLockPath(): string {
+    return path.join(this.dir, WRITER_LOCK);
+  }
+
+  /** Runs `work` holding the index's cross-process writer lock (for files kept beside the index). */
+  withWriterLock<T>(work: () => Promise<T>): Promise<T> {
+    return withLock(this.writerLockPath, work, { waitMs: LOCK_WAIT_MS });
+  }
+
+  /**
+   * Reads the committed state without the lock and without changing any file: another process may
+   * be committing or compacting right now. A generation that vanishes under the read (a compaction
+   * finished) is read again from the new manifest.
+   */
   async open(): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
-    const m = await readManifest(this.dir);
-    if (!m) return this.reset(1);
+    for (let attempt = 0; ; attempt++) {
+      const m = await readManifest(this.dir);
+      if (!m) {
+        const created = await this.withWriterLock(async () => {
+          if (await readManifest(this.dir)) return false;
+          await this.reset(1);
+          return true;
+        });
+        if (created) return;
+        continue;
+      }
+      try {
+        this.load(m);
+        this.readFd = openVectors(this.files().f32);
+        break;
+      } catch (error) {
+        const now = await readManifest(this.dir).catch(() => undefined);
+        const moved = now !== undefined && (now.gen !== m.gen || now.meta.bytes !== m.meta.bytes || now.meta.crc !== m.meta.crc);
+        if (!(error instanceof StoreCorruptError) || !moved || attempt >= OPEN_ATTEMPTS) throw error;
+      }
+    }
+    await this.trimLeftovers();
+  }
+
+  private load(m: Manifest): void {
     const h = m.header;
     if (h.providerType !== this.header.providerType || h.model !== this.header.model || h.dim !== this.header.dim) {
       throw new StoreHeaderMismatchError(h, this.header);
@@ -69,6 +120,9 @@ export class FlatStore implements VectorStore {
     if (m.version !== VERSION || m.q8.bytes !== m.slots * m.dimPad || m.f32.bytes !== m.slots * h.dim * 4) {
       throw new StoreCorruptError(`The index manifest in ${this.dir} is inconsistent.`);
     }
+    this.table.clear();
+    this.notes.clear();
+    this.live = 0;
     this.manifest = m;
     this.layout(m.dimPad);
     this.ensureCapacity(m.slots);
@@ -87,10 +141,28 @@ export class FlatStore implements VectorStore {
       }
       this.applyDecoded(note);
     }
-    // Drop what an interrupted commit left past the committed ends, and an interrupted compaction.
-    for (const key of ['q8', 'f32', 'meta'] as const) fs.truncateSync(files[key], m[key].bytes);
-    await removeOtherGenerations(this.dir, m.gen);
-    this.readFd = fs.openSync(files.f32, 'r');
+  }
+
+  /**
+   * Drops what an interrupted commit left past the committed ends, an interrupted compaction's
+   * generation and dead writers' temp manifests — only while holding the writer lock, and only
+   * past the ends the manifest on disk *now* records. When a writer is busy it is left for later.
+   */
+  private async trimLeftovers(): Promise<void> {
+    const lock = await tryAcquireLock(this.writerLockPath).catch(() => undefined);
+    if (!lock) return;
+    try {
+      const m = await readManifest(this.dir);
+      if (!m) return;
+      const names = fileNames(m.gen);
+      for (const key of ['q8', 'f32', 'meta'] as const) {
+        const file = path.join(this.dir, names[key]);
+        if (fs.statSync(file).size > m[key].bytes) fs.truncateSync(file, m[key].bytes);
+      }
+      await removeOtherGenerations(this.dir, m.gen);
+    } finally {
+      await lock.release();
+    }
   }
 
   async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void> {
@@ -158,6 +230,13 @@ export class FlatStore implements VectorStore {
 
   async commit(): Promise<void> {
     if (this.pendingMeta.length === 0) return;
+    await this.withWriterLock(async () => {
+      if (await this.commitLocked()) await this.compactLocked();
+    });
+  }
+
+  /** Appends the staged notes past the committed ends and switches the manifest; true when compaction is due. */
+  private async commitLocked(): Promise<boolean> {
     const files = this.files();
     const m = this.manifest;
     await this.assertUnchangedOnDisk();
@@ -175,13 +254,15 @@ export class FlatStore implements VectorStore {
     this.pendingF32.clear();
     this.pendingMeta = [];
     const dead = this.slots - this.live;
-    if (dead >= (this.options.compactMinDead ?? 1024) && dead > (this.options.compactRatio ?? 0.3) * this.slots) await this.compact();
+    return dead >= (this.options.compactMinDead ?? 1024) && dead > (this.options.compactRatio ?? 0.3) * this.slots;
   }
 
   async clear(): Promise<void> {
     this.closeFd();
-    const onDisk = await readManifest(this.dir).catch(() => undefined);
-    await this.reset(Math.max(this.manifest?.gen ?? 0, onDisk?.gen ?? 0) + 1);
+    await this.withWriterLock(async () => {
+      const onDisk = await readManifest(this.dir).catch(() => undefined);
+      await this.reset(Math.max(this.manifest?.gen ?? 0, onDisk?.gen ?? 0) + 1);
+    });
   }
 
   async close(): Promise<void> {
@@ -192,7 +273,13 @@ export class FlatStore implements VectorStore {
 
   /** Rewrites the live slots into a new generation; the manifest rename switches to it atomically. */
   async compact(): Promise<void> {
-    if (this.pendingMeta.length) await this.commit();
+    await this.withWriterLock(async () => {
+      if (this.pendingMeta.length) await this.commitLocked();
+      await this.compactLocked();
+    });
+  }
+
+  private async compactLocked(): Promise<void> {
     await this.assertUnchangedOnDisk();
     const gen = this.manifest.gen + 1;
     const dim = this.header.dim;
@@ -286,6 +373,7 @@ export class FlatStore implements VectorStore {
     return this.table.chunk[slot]!;
   }
 
+  /** Starts an empty generation `gen`; only under the writer lock (it truncates that generation's files). */
   private async reset(gen: number): Promise<void> {
     const dimPad = Math.ceil(this.header.dim / 16) * 16;
     const empty: FileState = { bytes: 0, crc: 0 };

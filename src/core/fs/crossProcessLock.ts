@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HearthError } from '../errors';
+
+/**
+ * A lock shared by every process on this machine that writes one set of files (the editor, the CLI
+ * and the gateway all open the same index and change journal). It is a file created with O_EXCL
+ * holding its owner's pid, host and a token. A lock whose owner died (same host, pid gone) is taken
+ * over; so is one torn by a crash between its creation and its content once it is `tornMs` old.
+ * Locks held from another host (a shared network folder) are waited for, never broken.
+ */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  token: string;
+  /** ms since the epoch. */
+  since: number;
+}
+
+export interface CrossProcessLock {
+  readonly path: string;
+  /** Removes the lock file if it is still this holder's; safe to call twice. */
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** How long to wait for a live holder before failing with `lock.held`. Default 15 s. */
+  waitMs?: number;
+  /** Age after which a lock file without a readable holder counts as torn. Default 5 s. */
+  tornMs?: number;
+  signal?: AbortSignal;
+}
+
+export type LockErrorCode = 'lock.held' | 'lock.unwritable';
+
+export class CrossProcessLockError extends HearthError {
+  constructor(
+    override readonly code: LockErrorCode,
+    message: string,
+    readonly lockPath: string,
+    readonly holder?: LockHolder,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockHolder>;
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.token === 'string') return parsed as LockHolder;
+  } catch {
+    // Missing, empty or half-written: the caller decides by the file's age.
+  }
+  return undefined;
+}
+
+async function olderThan(file: string, ms: number): Promise<boolean> {
+  return stat(file).then((info) => Date.now() - info.mtimeMs > ms, () => false);
+}
+
+async function isStale(lockPath: string, holder: LockHolder | undefined, tornMs: number): Promise<boolean> {
+  if (holder === undefined) return olderThan(lockPath, tornMs);
+  return holder.host === hostname() && holder.pid !== process.pid && !alive(holder.pid);
+}
+
+/** One attempt: the lock, or undefined when a live holder has it. Stale locks are broken first. */
+export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions, 'tornMs'> = {}): Promise<CrossProcessLock | undefined> {
+  const tornMs = options.tornMs ?? 5_000;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const holder: LockHolder = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: Date.now() };
+    try {
+      const handle = await open(lockPath, 'wx');
+      try {
+        await handle.writeFile(JSON.stringify(holder));
+      } finally {
+        await handle.close();
+      }
+      return lockHandle(lockPath, holder.token);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new CrossProcessLockError('lock.unwritable', `Cannot create the lock file ${lockPath}: ${(error as Error).message}`, lockPath, undefined, { cause: error });
+    }
+    const current = await readHolder(lockPath);
+    if (!(await isStale(lockPath, current, tornMs)) || !(await breakStale(lockPath, current, tornMs))) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Removes a stale lock under a second, short-lived lock: two processes that both judged it stale
+ * must not both remove it, or the second would remove the lock the first has just taken.
+ */
+async function breakStale(lockPath: string, judged: LockHolder | undefined, tornMs: number): Promise<boolean> {
+  const breaker = `${lockPath}.break`;
+  try {
+    await (await open(breaker, 'wx')).close();
+  } catch {
+    // A breaker left by a process that died while breaking: clear it for the next attempt.
+    if (await olderThan(breaker, tornMs)) await unlink(breaker).catch(() => {});
+    return false;
+  }
+  try {
+    const now = await readHolder(lockPath);
+    const same = now === undefined ? judged === undefined : judged !== undefined && now.token === judged.token;
+    if (same && (await isStale(lockPath, now, tornMs))) await unlink(lockPath).catch(() => {});
+    return true;
+  } finally {
+    await unlink(breaker).catch(() => {});
+  }
+}
+
+function lockHandle(lockPath: string, token: string): CrossProcessLock {
+  let released = false;
+  return {
+    path: lockPath,
+    async release() {
+      if (released) return;
+      released = true;
+      const holder = await readHolder(lockPath);
+      if (holder?.token === token) await unlink(lockPath).catch(() => {});
+    },
+  };
+}
+
+/** Waits (with backoff) until the lock is free, up to `waitMs`. */
+export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<CrossProcessLock> {
+  const deadline = Date.now() + (options.waitMs ?? 15_000);
+  for (let attempt = 0; ; attempt++) {
+    options.signal?.throwIfAborted();
+    const lock = await tryAcquireLock(lockPath, options);
+    if (lock) return lock;
+    if (Date.now() > deadline) {
+      const holder = await readHolder(lockPath);
+      const who = holder ? `process ${holder.pid} on ${holder.host}` : 'another process';
+      throw new CrossProcessLockError('lock.held', `${lockPath} is locked by ${who}; try again when it is done, or delete the file if no Hearth is running.`, lockPath, holder);
+    }
+    await sleep(Math.min(200, 5 * 2 ** Math.min(attempt, 6)), undefined, { signal: options.signal });
+  }
+}
+
+/** Runs `work` holding the lock; the lock is released however `work` ends. */
+export async function withLock<T>(lockPath: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const lock = await acquireLock(lockPath, options);
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
+}
