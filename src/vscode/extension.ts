@@ -30,6 +30,11 @@ import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
+import { ChangeJournal } from '../core/changes/changeJournal';
+import { confinedKilnFiles } from '../core/changes/kilnFileAccess';
+import { ChangeSnapshots } from './changes/changeSnapshots';
+import { EditorReviewer } from './changes/editorReviewer';
+import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
 
 /**
  * What deactivate waits for: the composition root's own record of the work that must end before the
@@ -78,10 +83,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
     // Features start one by one; one that fails to start is logged and the rest still run.
     const version = String(context.extension.packageJSON.version ?? '0.1.0');
+    let reviewer: EditorReviewer | undefined;
+    startFeature(log, 'agent edits', () => {
+      // Agent edits open as diffs to accept or reject; the journal's newest turn can be undone.
+      const kilnRoot = () => configService.current.config.kiln_path ?? configService.workspaceRoot;
+      const snapshots = new ChangeSnapshots();
+      reviewer = new EditorReviewer(snapshots, kilnRoot, log);
+      const journal = () => {
+        const root = kilnRoot();
+        if (!root) return undefined;
+        const { changes } = configService.current.config;
+        const files = confinedKilnFiles(root);
+        return { files, journal: new ChangeJournal({ kilnRoot: root, files, log, keepDays: changes.keep_days, maxMb: changes.max_mb }) };
+      };
+      context.subscriptions.push(
+        snapshots,
+        reviewer,
+        vscode.commands.registerCommand(UNDO_LAST_AGENT_CHANGE_COMMAND, () =>
+          undoLastAgentChange({ journal, snapshots, confirmDestructive: () => configService.current.config.cli.confirm_destructive, log }),
+        ),
+      );
+    });
     let gateway: GatewayController | undefined;
     startFeature(log, 'MCP gateway', () => {
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
-      const controller = new GatewayController(host, redactor, version);
+      const controller = new GatewayController(host, redactor, version, reviewer);
       gateway = controller;
       shutdownWork.push(() => controller.stop());
       context.subscriptions.push(controller, ...registerGatewayCommands(controller));
@@ -141,6 +167,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
         version,
         semanticSearch: () => (kilnIndex?.current ? search : undefined),
+        reviewer,
       });
       shutdownWork.push(() => catalog.shutdown());
       context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current }));

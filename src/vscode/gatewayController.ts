@@ -5,6 +5,7 @@
  * `endpoint`. A status bar item shows gateway health ("3/4").
  */
 import * as vscode from 'vscode';
+import type { ChangeReviewer } from '../core/changes/changeReview';
 import type { LoadedConfig } from '../core/config/load';
 import { describeError } from '../core/errors';
 import type { Host } from '../core/host';
@@ -47,6 +48,8 @@ export class GatewayController implements vscode.Disposable {
     private readonly host: Host,
     redactor: Redactor,
     private readonly version: string,
+    /** Edits by the gateway's MCP clients are staged for review in the editor like any agent's. */
+    private readonly reviewer?: ChangeReviewer,
   ) {
     this.gateway = createGateway(host, process.env, { redactor });
     this.statusItem.name = 'Hearth tool servers';
@@ -95,7 +98,7 @@ export class GatewayController implements vscode.Disposable {
 
   private rebuildKilnTools(loaded: LoadedConfig, workspaceRoot: string | undefined): void {
     const root = loaded.config.kiln_path ?? workspaceRoot;
-    this.kilnTools = root ? createKilnTools(kilnToolContext(loaded.config, this.host, root, this.semanticSearch)) : [];
+    this.kilnTools = root ? createKilnTools(kilnToolContext(loaded.config, this.host, root, this.semanticSearch, this.reviewer)) : [];
   }
 
   private ensureServing(): Promise<GatewayHttpHandle | undefined> {

@@ -71,7 +71,11 @@ before(async () => {
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
   writeFileSync(
     join(ws, '.hearth', 'config.toml'),
-    `[llm]
+    `# The inline permission prompt is what this file tests; diff review has its own (edits.e2e.test.ts).
+[chat]
+review_edits = "never"
+
+[llm]
 default = "cloud"
 
 [llm.providers.cloud]

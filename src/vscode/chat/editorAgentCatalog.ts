@@ -12,6 +12,7 @@ import type { HearthAgentCatalog } from '../../core/agents/agentCatalog';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from '../../core/agents/agentSession';
 import { createAgentCatalog } from '../../core/agents/agentSetup';
 import type { GatewayToolSource } from '../../core/agents/agentTools';
+import type { ChangeReviewer } from '../../core/changes/changeReview';
 import type { LoadedConfig } from '../../core/config/load';
 import { globalConfigDir } from '../../core/config/locations';
 import { kilnToolContext } from '../../core/gateway/gatewaySetup';
@@ -35,6 +36,8 @@ export interface EditorAgentCatalogDeps {
   version: string;
   /** semantic_search for the kiln tools, once an index exists. */
   semanticSearch?: () => SemanticSearchFn | undefined;
+  /** Shows agent edits as diffs to accept or reject (`[chat].review_edits`). */
+  reviewer?: ChangeReviewer;
   /** The running gateway, whose upstream tools internal agents may call. */
   gateway?: () => GatewayToolSource | undefined;
 }
@@ -69,7 +72,7 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
     return createAgentCatalog({
       config: () => this.deps.config().config,
       runtime: this.deps.runtime,
-      kilnContext: kilnToolContext(config, this.deps.host, workspaceRoot, this.deps.semanticSearch?.()),
+      kilnContext: kilnToolContext(config, this.deps.host, workspaceRoot, this.deps.semanticSearch?.(), this.deps.reviewer),
       external: this.external(),
       ...(gateway ? { gateway } : {}),
       globalConfigDir: globalConfigDir(process.env),

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { defaultConfig } from '../../../src/core/config/schema';
+import { Gateway } from '../../../src/core/gateway/gateway';
+import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
+import { kilnToolContext } from '../../../src/core/gateway/gatewaySetup';
+import { testGatewayOptions } from '../gateway/helpers';
 import { ChangeJournal } from '../../../src/core/changes/changeJournal';
 import type { ChangeProposal, ChangeReviewer, ReviewOutcome, ReviewPolicy } from '../../../src/core/changes/changeReview';
 import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess';
@@ -98,4 +105,31 @@ test('the terminal reviewer prints a unified diff; y accepts, anything else reje
   assert.equal(piped.outcome.accepted, false);
   assert.match(piped.shown, /no terminal to ask; pass --yes/);
   assert.deepEqual((await terminal(undefined, { yes: true })).outcome, { accepted: true });
+});
+
+test('an MCP client of the gateway (as the editor serves it) has its edit staged for review under its own name', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-review-gw-'));
+  dirs.push(root);
+  writeFileSync(join(root, 'a.md'), 'before\n');
+  const seen: ChangeProposal[] = [];
+  const reviewer: ChangeReviewer = { review: async (proposal) => (seen.push(proposal), { accepted: false, reason: 'not now' }) };
+  const config = defaultConfig();
+  const tools = createKilnTools(kilnToolContext(config, { log: silentLogger, confirm: async () => true }, root, undefined, reviewer));
+  const gateway = new Gateway(testGatewayOptions());
+  const session = createGatewayServer({ gateway, kilnTools: tools, log: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await session.server.connect(serverSide);
+  const client = new Client({ name: 'claude-code', version: '2.0.0' });
+  await client.connect(clientSide);
+  try {
+    const result = (await client.callTool({ name: 'update_note', arguments: { path: 'a.md', content: 'after\n' } })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(text(result), /rejected the change to a\.md: not now/);
+    assert.deepEqual(seen.map((proposal) => [proposal.path, proposal.actor.client, proposal.actor.tool, proposal.actor.turn.startsWith('mcp-')]), [['a.md', 'claude-code', 'update_note', true]]);
+    assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'before\n');
+  } finally {
+    await client.close();
+    session.dispose();
+    await gateway.stop();
+  }
 });

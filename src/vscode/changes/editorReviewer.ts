@@ -1,0 +1,136 @@
+/**
+ * `[chat].review_edits` in the editor: an agent's change to a note opens VS Code's diff editor
+ * (what is there ↔ what the agent proposes) with Accept and Reject on its title bar; several pending
+ * changes of one turn open together in the multi-file changes view. A notification names the agent
+ * and offers Accept All / Reject All for the turn. The tool call waits for the decision; the agent
+ * is told the outcome (a rejection with the user's optional reason).
+ */
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ChangeProposal, ChangeReviewer, ReviewOutcome } from '../../core/changes/changeReview';
+import type { Logger } from '../../core/host';
+import { CHANGE_SCHEME, type ChangeSnapshots } from './changeSnapshots';
+export const ACCEPT_CHANGE_COMMAND = 'hearth.acceptChange';
+export const REJECT_CHANGE_COMMAND = 'hearth.rejectChange';
+export const ACCEPT_ALL_CHANGES_COMMAND = 'hearth.acceptAllChanges';
+export const REJECT_ALL_CHANGES_COMMAND = 'hearth.rejectAllChanges';
+
+interface Pending {
+  id: string;
+  proposal: ChangeProposal;
+  before: vscode.Uri;
+  after: vscode.Uri;
+  resolve(outcome: ReviewOutcome): void;
+}
+
+export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
+  private readonly pending = new Map<string, Pending>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly snapshots: ChangeSnapshots,
+    private readonly kilnRoot: () => string | undefined,
+    private readonly log: Logger,
+  ) {
+    this.disposables.push(
+      vscode.commands.registerCommand(ACCEPT_CHANGE_COMMAND, (uri?: vscode.Uri) => this.decideActive(uri, { accepted: true })),
+      vscode.commands.registerCommand(REJECT_CHANGE_COMMAND, async (uri?: vscode.Uri) => {
+        const reason = await vscode.window.showInputBox({ title: 'Reject the change', prompt: 'Why? (optional — the agent is told, so it can adapt)', ignoreFocusOut: true });
+        this.decideActive(uri, { accepted: false, reason: reason?.trim() || undefined });
+      }),
+      vscode.commands.registerCommand(ACCEPT_ALL_CHANGES_COMMAND, (turn?: string) => this.decideTurn(turn, { accepted: true })),
+      vscode.commands.registerCommand(REJECT_ALL_CHANGES_COMMAND, (turn?: string) => this.decideTurn(turn, { accepted: false })),
+    );
+  }
+
+  review(proposal: ChangeProposal, signal?: AbortSignal): Promise<ReviewOutcome> {
+    if (signal?.aborted) return Promise.resolve({ accepted: false, reason: 'the turn was cancelled' });
+    const id = randomUUID();
+    return new Promise<ReviewOutcome>((resolve) => {
+      const entry: Pending = {
+        id,
+        proposal,
+        before: this.snapshots.put(proposal.path, proposal.before),
+        after: this.snapshots.put(proposal.path, proposal.after),
+        resolve: (outcome) => {
+          if (!this.pending.delete(id)) return;
+          signal?.removeEventListener('abort', onAbort);
+          this.log.info(`[changes] ${outcome.accepted ? 'accepted' : 'rejected'}: ${proposal.kind} ${proposal.path} by ${this.who(proposal)}`);
+          void this.closeDiff(entry).finally(() => this.snapshots.drop(entry.before, entry.after));
+          resolve(outcome);
+        },
+      };
+      const onAbort = () => entry.resolve({ accepted: false, reason: 'the turn was cancelled' });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, entry);
+      void this.show(entry).catch((error: unknown) => {
+        this.log.warn(`[changes] could not open the review of ${proposal.path}: ${(error as Error).message}`);
+        entry.resolve({ accepted: false, reason: 'the review could not be shown' });
+      });
+    });
+  }
+
+  /** Pending changes (for tests and the chat's card): path, kind, who, turn. */
+  pendingChanges(): { id: string; path: string; kind: string; turn: string; who: string }[] {
+    return [...this.pending.values()].map((entry) => ({ id: entry.id, path: entry.proposal.path, kind: entry.proposal.kind, turn: entry.proposal.actor.turn, who: this.who(entry.proposal) }));
+  }
+
+  private who(proposal: ChangeProposal): string {
+    const { agent, client } = proposal.actor;
+    return agent && client ? `${agent} (via ${client})` : (agent ?? client ?? 'an agent');
+  }
+
+  private async show(entry: Pending): Promise<void> {
+    const turn = [...this.pending.values()].filter((other) => other.proposal.actor.turn === entry.proposal.actor.turn);
+    const { proposal } = entry;
+    const verb = proposal.kind === 'create' ? 'create' : proposal.kind === 'delete' ? 'delete' : 'change';
+    if (turn.length > 1) {
+      const resources = turn.map((other) => [this.fileUri(other.proposal.path) ?? other.after, other.before, other.after]);
+      await vscode.commands.executeCommand('vscode.changes', `Review: ${turn.length} changes by ${this.who(proposal)}`, resources);
+    } else {
+      await vscode.commands.executeCommand('vscode.diff', entry.before, entry.after, `${proposal.path} — ${verb} by ${this.who(proposal)} (review)`, { preview: false });
+    }
+    const pick = await vscode.window.showInformationMessage(
+      `${this.who(proposal)} wants to ${verb} ${turn.length > 1 ? `${turn.length} notes` : proposal.path}.`,
+      'Accept All',
+      'Reject All',
+    );
+    if (pick === 'Accept All') this.decideTurn(proposal.actor.turn, { accepted: true });
+    else if (pick === 'Reject All') this.decideTurn(proposal.actor.turn, { accepted: false });
+  }
+
+  private fileUri(path: string): vscode.Uri | undefined {
+    const root = this.kilnRoot();
+    return root ? vscode.Uri.joinPath(vscode.Uri.file(root), path) : undefined;
+  }
+
+  /** The title-bar buttons pass the diff's right-hand resource; the palette falls back to the active editor. */
+  private decideActive(uri: vscode.Uri | undefined, outcome: ReviewOutcome): void {
+    const target = uri?.scheme === CHANGE_SCHEME ? uri : vscode.window.activeTextEditor?.document.uri;
+    const shown = target?.scheme === CHANGE_SCHEME ? [...this.pending.values()].find((entry) => entry.after.toString() === target.toString() || entry.before.toString() === target.toString()) : undefined;
+    const entry = shown ?? (this.pending.size === 1 ? [...this.pending.values()][0] : undefined);
+    if (!entry) {
+      void vscode.window.showInformationMessage('No agent change is waiting for review here.');
+      return;
+    }
+    entry.resolve(outcome);
+  }
+
+  private decideTurn(turn: string | undefined, outcome: ReviewOutcome): void {
+    const entries = [...this.pending.values()].filter((entry) => turn === undefined || entry.proposal.actor.turn === turn);
+    for (const entry of entries) entry.resolve(outcome);
+  }
+
+  private async closeDiff(entry: Pending): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
+      const input = tab.input;
+      return input instanceof vscode.TabInputTextDiff && (input.modified.toString() === entry.after.toString() || input.original.toString() === entry.before.toString());
+    });
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    for (const entry of [...this.pending.values()]) entry.resolve({ accepted: false, reason: 'the editor is closing' });
+    this.disposables.forEach((disposable) => disposable.dispose());
+  }
+}

@@ -1,0 +1,144 @@
+// End to end in a real VS Code (code-server + Chromium): `[chat].review_edits` (default "always").
+// The built-in `kiln` agent (OpenAI wire, aimock on loopback) proposes edits: each opens VS Code's
+// diff editor; Accept applies it and the agent's reply continues, Reject leaves the note
+// byte-identical and the agent is told (with the user's reason). A deleted note comes back with
+// "Hearth: Undo Last Agent Change" after a window reload.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
+
+const skip = prerequisites();
+
+let scratch: ReturnType<typeof tempDir> | undefined;
+let server: MockLlm | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
+let page: Page;
+let ws: string;
+
+type Req = { messages?: { role: string; content?: unknown }[] };
+const text = (r: Req) => JSON.stringify(r.messages ?? []);
+const toolsThisTurn = (r: Req) => {
+  const messages = r.messages ?? [];
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  return messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
+};
+const lastUser = (r: Req) => {
+  const content = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content;
+  return (typeof content === 'string' ? content : JSON.stringify(content ?? '')).split('\n\n').pop() ?? '';
+};
+
+const chat = (): FrameLocator => webviewFrame(page);
+async function send(message: string): Promise<void> {
+  await chat().locator('textarea.input').fill(message);
+  await chat().locator('textarea.input').press('Enter');
+}
+/** The diff editor's tab for a review of `path`. */
+const reviewTab = (path: string) => page.locator('.tabs-container .tab', { hasText: `${path} — ` });
+
+/** The palette lists Hearth's commands once the extension is up: its model status item says so. */
+const hearthReady = () =>
+  until('Hearth active', async () => ((await statusItem(page, 'hearth.status').innerText().catch(() => '')).includes('cloud/gpt-4o-mini') ? true : undefined), 90_000);
+
+const TOMATOES = '# Tomatoes\r\n\r\nPlant them in May.\r\n';
+const BASIL = '# Basil\n\nPinch the flowers.\n';
+
+before(async () => {
+  if (skip) return;
+  scratch = tempDir('edits');
+  ws = join(scratch.path, 'notebook');
+  mkdirSync(join(ws, '.hearth'), { recursive: true });
+  writeFileSync(join(ws, 'tomatoes.md'), TOMATOES);
+  writeFileSync(join(ws, 'basil.md'), BASIL);
+  server = await startMockLlm();
+  const on = (when: (r: Req) => boolean, response: Record<string, unknown>) => server!.mock.on({ predicate: when } as never, response as never);
+  const call = (id: string, name: string, args: Record<string, unknown>) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] });
+  on((r) => lastUser(r).includes('KEY-update') && toolsThisTurn(r) > 0 && text(r).includes('Updated tomatoes.md'), { content: 'Done: tomatoes now go in in April.' });
+  on((r) => lastUser(r).includes('KEY-update'), call('u1', 'update_note', { path: 'tomatoes.md', content: '# Tomatoes\n\nPlant them in April.\n' }));
+  on((r) => lastUser(r).includes('KEY-basil') && toolsThisTurn(r) > 0 && text(r).includes('rejected the change to basil.md: keep the flowers'), { content: 'Understood: you rejected it, I will keep the flowers.' });
+  on((r) => lastUser(r).includes('KEY-basil'), call('b1', 'update_note', { path: 'basil.md', content: '# Basil\n\nLet it flower.\n' }));
+  on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0 && text(r).includes('Deleted basil.md'), { content: 'Deleted basil.md as asked.' });
+  on((r) => lastUser(r).includes('KEY-delete'), call('d1', 'delete_note', { path: 'basil.md' }));
+  on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
+  writeFileSync(
+    join(ws, '.hearth', 'config.toml'),
+    `[llm]
+default = "cloud"
+
+[llm.providers.cloud]
+type = "openai"
+endpoint = "${server.url}/v1"
+api_key = "{env:E2E_EDITS_KEY}"
+default_model = "gpt-4o-mini"
+
+[acp]
+enable_discovery = false
+`,
+  );
+  codeServer = await startCodeServer({ workspace: ws, env: { E2E_EDITS_KEY: 'sk-e2e-edits' }, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
+  await hearthReady();
+  await runCommand(page, 'Hearth: Focus Chat');
+  const card = chat().locator('.agent-card[data-agent="kiln"]');
+  await card.waitFor({ timeout: 90_000 });
+  await card.click();
+});
+
+after(async () => {
+  await workbench?.close();
+  await codeServer?.stop();
+  await server?.stop();
+  scratch?.remove();
+});
+
+test('an agent update opens the diff; Accept applies it and the reply continues', { skip, timeout: 180_000 }, async () => {
+  await send('KEY-update move tomatoes to April');
+  await reviewTab('tomatoes.md').waitFor({ timeout: 60_000 });
+  // The proposed side of the diff shows the agent's text; the note is untouched until accepted.
+  await page.locator('.monaco-diff-editor .modified', { hasText: 'Plant them in April.' }).first().waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(join(ws, 'tomatoes.md'), 'utf8'), TOMATOES);
+  await screenshot(page, 'edits-review-diff');
+  await runCommand(page, 'Hearth: Accept Change');
+  await chat().locator('.markdown', { hasText: 'tomatoes now go in in April' }).waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(join(ws, 'tomatoes.md'), 'utf8'), '# Tomatoes\n\nPlant them in April.\n');
+  await until('the review tab to close', async () => ((await reviewTab('tomatoes.md').count()) === 0 ? true : undefined), 15_000);
+});
+
+test('Reject leaves the note byte-identical and the agent is told why', { skip, timeout: 180_000 }, async () => {
+  await send('KEY-basil let the basil flower');
+  await reviewTab('basil.md').waitFor({ timeout: 60_000 });
+  // Picked with the mouse: the palette's Enter must not also answer the reason box that follows.
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('Hearth: Reject Change');
+  await quickPickRows(page).filter({ hasText: 'Reject Change' }).first().click();
+  await page.locator('.quick-input-widget', { hasText: 'the agent is told' }).waitFor({ timeout: 15_000 });
+  await page.keyboard.type('keep the flowers');
+  await page.keyboard.press('Enter');
+  await chat().locator('.markdown', { hasText: 'you rejected it, I will keep the flowers' }).waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(join(ws, 'basil.md'), 'utf8'), BASIL);
+});
+
+test('a deleted note comes back with Undo Last Agent Change, even after a reload', { skip, timeout: 240_000 }, async () => {
+  await send('KEY-delete remove the basil note');
+  await reviewTab('basil.md').waitFor({ timeout: 60_000 });
+  await runCommand(page, 'Hearth: Accept Change');
+  await chat().locator('.markdown', { hasText: 'Deleted basil.md as asked.' }).waitFor({ timeout: 30_000 });
+  assert.equal(existsSync(join(ws, 'basil.md')), false);
+
+  await runCommand(page, 'Developer: Reload Window');
+  // The old workbench's status bar is still there for a moment: wait for it to go first.
+  await until('the reload to start', async () => ((await statusItem(page, 'hearth.status').count()) === 0 ? true : undefined), 30_000).catch(() => undefined);
+  await hearthReady();
+  await runCommand(page, 'Hearth: Undo Last Agent Change');
+  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
+  await confirm.waitFor({ timeout: 30_000 });
+  await confirm.click();
+  await until('basil.md restored', async () => (existsSync(join(ws, 'basil.md')) ? true : undefined), 30_000);
+  assert.equal(readFileSync(join(ws, 'basil.md'), 'utf8'), BASIL);
+});
