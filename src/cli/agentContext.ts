@@ -79,6 +79,7 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
     workspaceRoot,
     storageDir: join(workspaceRoot, WORKSPACE_DIR_NAME),
     log: llm.log,
+    redactor: cli.redactor,
   });
   const dispose = async () => {
     await external.dispose();

@@ -84,7 +84,8 @@ export interface CliContextOptions {
 export async function createCliContext(io: CliIo, flags: CommonFlags, options: CliContextOptions = {}): Promise<CliContext> {
   const workspaceRoot = resolve(io.cwd, flags.workspace ?? '.');
   const loaded = await loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted: true });
-  const redactor = new Redactor();
+  // One redactor per process: main made it (its top-level handler redacts with it too).
+  const redactor = io.redactor ?? new Redactor();
   await registerConfigSecrets(loaded.config, { env: io.env, redactor });
   const level = cliLogLevel(loaded, flags.verbose === true);
   const host = new CliHost({

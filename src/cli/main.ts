@@ -3,6 +3,8 @@
  * `run(argv, io)`; this file only dispatches, so adding a command is one line in COMMANDS.
  */
 import { describeError, isHearthError } from '../core/errors';
+import { Redactor } from '../core/logging/redactor';
+import { redactingStream } from './redactingStream';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
 import { version } from '../../package.json';
 
@@ -12,6 +14,8 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The process's one redactor: main creates it, commands feed it every secret they resolve. */
+  redactor?: Redactor;
 }
 
 export type CommandRunner = (argv: string[], io: CliIo) => Promise<number>;
@@ -40,8 +44,9 @@ function usage(): string {
   return ['Usage: hearth <command> [options]', '', 'Commands:', ...lines, '', 'Run `hearth <command> --help` for a command\'s options.'].join('\n');
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  const io = redactedIo(name, rawIo);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(usage() + '\n');
     return name ? 0 : 2;
@@ -61,16 +66,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Expected failures print their message (which carries the remedy) only; anything else is a
     // bug: a short line, and its stack with --verbose (or HEARTH_DEBUG).
+    // The message may carry a backend's own text: scrubbed like any foreign text, not just of known secrets.
+    const message = io.redactor.redactForeign(describeError(error));
     if (isHearthError(error)) {
-      io.stderr.write(`hearth ${name}: ${describeError(error)}\n`);
+      io.stderr.write(`hearth ${name}: ${message}\n`);
       return error.code === 'usage' ? 2 : 1;
     }
-    io.stderr.write(`hearth ${name}: unexpected error: ${describeError(error)}\n`);
+    io.stderr.write(`hearth ${name}: unexpected error: ${message}\n`);
     const verbose = rest.includes('--verbose') || Boolean(io.env.HEARTH_DEBUG);
     if (verbose) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
     else io.stderr.write('(run again with --verbose for the stack trace)\n');
     return 1;
   }
+}
+
+/**
+ * Every byte the CLI prints passes the redactor, whatever wrote it (errors, --json, transcripts'
+ * summaries). The gateway's stdout is the MCP wire and stays untouched: rewriting it could break
+ * the protocol, and its errors are scrubbed where they are made.
+ */
+function redactedIo(command: string | undefined, io: CliIo): CliIo & { redactor: Redactor } {
+  const redactor = io.redactor ?? new Redactor();
+  return {
+    ...io,
+    redactor,
+    stdout: command === 'gateway' ? io.stdout : redactingStream(io.stdout, redactor),
+    stderr: redactingStream(io.stderr, redactor),
+  };
 }
 
 if (require.main === module) {

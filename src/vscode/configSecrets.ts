@@ -1,18 +1,24 @@
 /**
  * Registers every secret the configuration can reach with the Redactor, as soon as it is loaded,
- * so no log line ever shows one, even from code that logs a value before resolving it itself.
+ * so no user-facing string ever shows one, even from code that prints a value before resolving it
+ * itself. The whole config is walked, so a key added later (a database URL, a new transport) is
+ * covered by its shape: URL userinfo and secret-named query values, `api_key` / `auth_header`,
+ * secret-named `env` values, `{env:}` / `{secret:}` references anywhere, values after `--token`-style
+ * `args`. Harmless literals (`MODE = "DEBUG"`) are not registered.
  * Free of the `vscode` import: the secret store is passed in, which keeps it unit-testable.
  */
-import { resolveSecret } from '../core/config/resolveSecret';
+import { parseSecretReference, resolveSecret } from '../core/config/resolveSecret';
 import { HOSTED_OPENAI_COMPATIBLE_TYPES, PROVIDER_ENV } from '../core/config/providerTypes';
 import type { HearthConfig } from '../core/config/schema';
 import type { SecretStore } from '../core/host';
-import type { Redactor } from '../core/logging/redactingLogger';
+import { isSecretName, type Redactor } from '../core/logging/redactor';
 
 /** `{env:X}` / `{secret:X}` anywhere in a value, e.g. `auth_header = "Bearer {env:TOKEN}"`. */
 const EMBEDDED_REF = /\{(env|secret):([^}]+)\}/g;
-/** Env-table keys whose literal values are credentials by their name. */
-const SECRET_NAME = /key|token|secret|password|passwd|auth|credential/i;
+/** `auth_header = "Bearer abc…"`: the credential is the part after the scheme. */
+const AUTH_SCHEME = /^(?:Bearer|Basic|Token)\s+(\S+)$/i;
+/** Keys whose whole value is a credential (a literal, or a reference to one). */
+const CREDENTIAL_KEYS = new Set(['api_key', 'auth_header']);
 
 export interface SecretContext {
   env: NodeJS.ProcessEnv;
@@ -22,38 +28,37 @@ export interface SecretContext {
 
 /** Resolves and registers every secret of `config` (and the well-known key variables). */
 export async function registerConfigSecrets(config: HearthConfig, ctx: SecretContext): Promise<void> {
-  const whole: string[] = [];
-  const embedded: string[] = [];
-  for (const provider of Object.values(config.llm.providers)) if (provider.api_key) whole.push(provider.api_key);
-  for (const server of config.mcp.servers) {
-    const transport = server.transport;
-    if (transport.type === 'stdio') collectEnv(transport.env, whole, embedded);
-    else if (transport.auth_header) {
-      whole.push(transport.auth_header);
-      embedded.push(transport.auth_header);
+  const { redactor } = ctx;
+  const credentials: string[] = [];
+  const references: string[] = [];
+  walk(config, [], (path, value) => {
+    const key = path[path.length - 1];
+    const parent = path[path.length - 2];
+    redactor.addUrl(value);
+    for (const match of value.matchAll(EMBEDDED_REF)) references.push(match[0]);
+    if (CREDENTIAL_KEYS.has(key)) {
+      credentials.push(value);
+      redactor.add(AUTH_SCHEME.exec(value.trim())?.[1]);
+    } else if (parent === 'env' && isSecretName(key) && parseSecretReference(value).kind !== 'env' && parseSecretReference(value).kind !== 'secret') {
+      // Env tables mix credentials with settings: a literal is a secret only when its name says so.
+      redactor.add(value);
     }
-  }
-  for (const agent of Object.values(config.acp.agents)) collectEnv(agent.env ?? {}, whole, embedded);
+  }, (args) => redactor.addArgs(args));
 
   const wellKnown = [...PROVIDER_ENV.cloud_a, ...PROVIDER_ENV.cloud_b, ...HOSTED_OPENAI_COMPATIBLE_TYPES.map((t) => `${t.toUpperCase()}_API_KEY`)];
-  for (const name of wellKnown) ctx.redactor.add(ctx.env[name]);
+  for (const name of wellKnown) redactor.add(ctx.env[name]);
 
-  const resolveCtx = { env: ctx.env, secrets: ctx.secrets, redactor: ctx.redactor };
-  await Promise.all(whole.map((value) => resolveSecret(value, resolveCtx).catch(() => undefined)));
-  for (const value of embedded) {
-    for (const match of value.matchAll(EMBEDDED_REF)) {
-      await resolveSecret(match[0], resolveCtx).catch(() => undefined);
-    }
-  }
+  const resolveCtx = { env: ctx.env, secrets: ctx.secrets, redactor };
+  await Promise.all([...credentials, ...references].map((value) => resolveSecret(value, resolveCtx).catch(() => undefined)));
 }
 
-/**
- * Env tables mix credentials with harmless settings: references are always secrets, literals only
- * when the variable's name says so (redacting "production" everywhere would be noise).
- */
-function collectEnv(env: Record<string, string>, whole: string[], embedded: string[]): void {
-  for (const [name, value] of Object.entries(env)) {
-    if (SECRET_NAME.test(name) || /^\{(env|secret):[^}]+\}$/.test(value.trim())) whole.push(value);
-    else embedded.push(value);
+/** Calls `onString` for every string in the config with its key path, `onList` for every list of strings. */
+function walk(value: unknown, path: string[], onString: (path: string[], value: string) => void, onList: (values: string[]) => void): void {
+  if (typeof value === 'string') onString(path, value);
+  else if (Array.isArray(value)) {
+    if (value.every((item) => typeof item === 'string')) onList(value as string[]);
+    value.forEach((item) => walk(item, path, onString, onList));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) walk(item, [...path, key], onString, onList);
   }
 }

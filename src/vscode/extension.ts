@@ -133,7 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     startFeature(log, 'kiln index', () => {
       // Indexed on activation and kept fresh by a file watcher; models fetched into global storage.
       const modelCache = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
-      const index = new IndexController(host, log, modelCache);
+      const index = new IndexController(host, log, modelCache, redactor);
       kilnIndex = index;
       shutdownWork.push(() => index.close());
       context.subscriptions.push(
@@ -170,7 +170,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         reviewer,
       });
       shutdownWork.push(() => catalog.shutdown());
-      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current }));
+      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor }));
     });
 
     await configService.start();

@@ -10,6 +10,7 @@ import { relative, sep } from 'node:path';
 import type { LoadedConfig } from '../core/config/load';
 import { describeError } from '../core/errors';
 import type { Host, Logger } from '../core/host';
+import type { Redactor } from '../core/logging/redactor';
 import type { IndexReport } from '../core/index/indexer';
 import { KilnIndex } from '../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED } from '../core/kiln/tools/kilnPath';
@@ -37,6 +38,8 @@ export class IndexController implements vscode.Disposable {
     private readonly host: Host,
     private readonly log: Logger,
     private readonly modelCacheDir: string,
+    /** The status item's tooltip and the notifications show error text: it passes this first. */
+    private readonly redactor: Redactor,
   ) {
     this.statusItem.name = 'Hearth index';
     this.statusItem.command = SEMANTIC_SEARCH_COMMAND;
@@ -66,7 +69,7 @@ export class IndexController implements vscode.Disposable {
         kilnRoot,
         embedding: config.embedding,
         processing: config.processing,
-        embedderDeps: { env: process.env, secrets: this.host.secrets, modelCacheDir: this.modelCacheDir, baseDir: workspaceRoot },
+        embedderDeps: { env: process.env, secrets: this.host.secrets, redactor: this.redactor, modelCacheDir: this.modelCacheDir, baseDir: workspaceRoot },
         log: this.log,
       });
     } catch (error) {
@@ -188,7 +191,7 @@ export class IndexController implements vscode.Disposable {
   }
 
   private setState(state: IndexState): void {
-    this.state = state;
+    this.state = this.redactor.redactDeep(state);
     this.render();
   }
 

@@ -2,13 +2,13 @@
  * `hearth config`: the effective configuration as TOML with each value's source; `--json` prints
  * `{config, sources, problems}`; `hearth config check` prints the problems the way compilers do
  * (`file:line:col: severity: message`) and exits 1 on any error. Secrets never reach the output:
- * plain-text keys are masked as in the editor's view, and every secret the configuration can reach
- * is redacted from the whole text.
+ * literals in env tables, plain-text keys, URL userinfo and query values and `--token`-style args are
+ * masked as in the editor's view (references print as written), and every secret the configuration
+ * can reach is redacted from the whole text.
  */
-import { formatEffectiveConfig, MASKED_SECRET } from '../../core/config/describeConfig';
+import { formatEffectiveConfig } from '../../core/config/describeConfig';
+import { maskConfigSecrets } from '../../core/config/maskSecrets';
 import { formatConfigProblem } from '../../core/config/problem';
-import { parseSecretReference } from '../../core/config/resolveSecret';
-import type { HearthConfig } from '../../core/config/schema';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
 import type { CliIo } from '../main';
 
@@ -50,16 +50,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   if (values.json) {
     const { config, sources, problems } = loaded;
-    out(`${JSON.stringify({ config: maskLiteralSecrets(config), sources, problems }, null, 2)}\n`);
+    out(`${JSON.stringify({ config: maskConfigSecrets(config), sources, problems }, null, 2)}\n`);
   } else {
     out(formatEffectiveConfig(loaded));
   }
   return 0;
-}
-
-/** A copy of `config` with plain-text `api_key` / `auth_header` values masked; references stay as written. */
-function maskLiteralSecrets(config: HearthConfig): unknown {
-  return JSON.parse(JSON.stringify(config), (key, value: unknown) =>
-    (key === 'api_key' || key === 'auth_header') && typeof value === 'string' && parseSecretReference(value).kind === 'literal' ? MASKED_SECRET : value,
-  );
 }

@@ -8,6 +8,7 @@ import type { HearthConfig } from '../config/schema';
 import type { Logger } from '../host';
 import type { KilnToolContext } from '../kiln/tools/kilnTool';
 import type { LlmRuntime } from '../llm/llmRuntime';
+import type { Redactor } from '../logging/redactor';
 import { HearthAgentCatalog } from './agentCatalog';
 import { cardDirectories, loadAgentCards } from './agentCards';
 import type { GatewayToolSource } from './agentTools';
@@ -27,6 +28,8 @@ export interface AgentSetupOptions {
   /** Where transcripts go: the editor's workspace storage, or `<workspace>/.hearth` in the CLI (see transcriptDir). */
   storageDir?: string;
   log: Logger;
+  /** The host's redactor: transcripts are redacted before they are written. */
+  redactor?: Redactor;
   maxSteps?: number;
 }
 
@@ -52,7 +55,7 @@ export function createAgentCatalog(options: AgentSetupOptions): HearthAgentCatal
     startInternal: (card, start) =>
       startInternalAgent(card, start, { runtime: options.runtime, config, kilnContext: options.kilnContext, gateway: options.gateway, log, maxSteps: options.maxSteps }),
     external: options.external,
-    transcripts: options.storageDir ? new TranscriptStore(transcriptDir(options.storageDir), log) : undefined,
+    transcripts: options.storageDir ? new TranscriptStore(transcriptDir(options.storageDir), log, options.redactor) : undefined,
     log,
   });
 }

@@ -10,6 +10,7 @@ import { appendFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError, isHearthError } from '../errors';
 import type { Logger } from '../host';
+import type { Redactor } from '../logging/redactor';
 import type { AgentDescriptor, AgentEvent, AgentSession, PromptAttachment } from './agentSession';
 
 export const TRANSCRIPT_VERSION = 1;
@@ -41,11 +42,13 @@ export class TranscriptStore {
     /** `<workspace storage>/transcripts` in the editor, `<workspace>/.hearth/transcripts` in the CLI. */
     readonly dir: string,
     private readonly log: Logger,
+    /** Every line passes it before it reaches the disk: a key echoed in an error is never saved. */
+    private readonly redactor?: Redactor,
   ) {}
 
   /** Wraps `session` so everything it is asked and answers is recorded. */
   record(session: AgentSession, cwd: string): RecordedSession {
-    return new RecordedSession(session, new TranscriptWriter(this.dir, session, cwd, this.log));
+    return new RecordedSession(session, new TranscriptWriter(this.dir, session, cwd, this.log, this.redactor));
   }
 
   /** Every transcript, newest first; unreadable ones are skipped. */
@@ -112,6 +115,7 @@ class TranscriptWriter {
     session: AgentSession,
     cwd: string,
     private readonly log: Logger,
+    private readonly redactor: Redactor | undefined,
   ) {
     this.file = join(dir, `${this.id}.jsonl`);
     const header: TranscriptEntry = { type: 'session', version: TRANSCRIPT_VERSION, id: this.id, sessionId: session.id, agent: session.agent, cwd, startedAt: new Date().toISOString() };
@@ -156,7 +160,8 @@ class TranscriptWriter {
   private async append(entries: TranscriptEntry[]): Promise<void> {
     if (this.failed) return;
     try {
-      await appendFile(this.file, entries.map((e) => JSON.stringify(e) + '\n').join(''));
+      const safe = this.redactor ? entries.map((e) => this.redactor!.redactDeep(e)) : entries;
+      await appendFile(this.file, safe.map((e) => JSON.stringify(e) + '\n').join(''));
     } catch (error) {
       this.fail(error);
     }

@@ -7,6 +7,7 @@
 import type { AgentCatalog, AgentDescriptor, AgentEvent } from '../agents/agentSession';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
+import type { Redactor } from '../logging/redactor';
 import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand, type ChatModels } from './chatCommands';
 import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
@@ -35,8 +36,14 @@ export interface ChatControllerDeps {
   settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean };
   cwd(): string;
   log: Logger;
+  /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
+  redactor?: Redactor;
   newId?(): string;
   now?(): number;
+}
+
+function redactedPost(post: (message: HostMessage) => void, redactor: Redactor | undefined): (message: HostMessage) => void {
+  return redactor ? (message) => post(redactor.redactDeep(message)) : post;
 }
 
 export class ChatController {
@@ -51,7 +58,10 @@ export class ChatController {
   private readonly newId: () => string;
   private readonly now: () => number;
 
-  constructor(private readonly deps: ChatControllerDeps) {
+  private readonly deps: ChatControllerDeps;
+
+  constructor(deps: ChatControllerDeps) {
+    this.deps = { ...deps, post: redactedPost(deps.post, deps.redactor) };
     this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     this.now = deps.now ?? Date.now;
     this.permissions = new PermissionBroker((m) => deps.post(m));
@@ -87,7 +97,7 @@ export class ChatController {
       return;
     }
     try {
-      await this.dispatch(parsed.message, reply);
+      await this.dispatch(parsed.message, reply === this.deps.post ? reply : redactedPost(reply, this.deps.redactor));
     } catch (error) {
       this.deps.log.error(`chat: ${parsed.message.type} failed: ${describeError(error)}`);
       this.notice('error', describeError(error));
@@ -256,7 +266,8 @@ export class ChatController {
     let finish!: () => void;
     this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
     this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
-    const emit = (event: AgentEvent) => {
+    const emit = (raw: AgentEvent) => {
+      const event = this.deps.redactor?.redactDeep(raw) ?? raw;
       appendEvent(turn.events, event);
       this.deps.post({ type: 'event', turnId: turn.id, event });
     };

@@ -3,6 +3,7 @@
  * the editor, a Map in tests): an index of summaries under one key and each conversation under its
  * own, so listing never loads every transcript. The newest MAX_CONVERSATIONS are kept.
  */
+import type { Redactor } from '../logging/redactor';
 import { summarize, type Conversation, type ConversationSummary } from './conversation';
 
 /** The part of VS Code's Memento the store needs. */
@@ -19,7 +20,11 @@ const LAST_KEY = 'hearth.chat.last';
 const itemKey = (id: string) => `hearth.chat.conversation.${id}`;
 
 export class HistoryStore {
-  constructor(private readonly storage: KeyValueStorage) {}
+  constructor(
+    private readonly storage: KeyValueStorage,
+    /** What is saved passes it: a key pasted into a prompt or echoed in an error never reaches the storage. */
+    private readonly redactor?: Redactor,
+  ) {}
 
   /** Newest first. */
   list(): ConversationSummary[] {
@@ -42,8 +47,9 @@ export class HistoryStore {
   }
 
   /** Saves (an empty conversation is not listed: "New chat" entries would pile up). */
-  async save(conversation: Conversation): Promise<void> {
-    if (conversation.turns.length === 0) return;
+  async save(unredacted: Conversation): Promise<void> {
+    if (unredacted.turns.length === 0) return;
+    const conversation = this.redactor?.redactDeep(unredacted) ?? unredacted;
     await this.storage.update(itemKey(conversation.id), conversation);
     const others = this.list().filter((s) => s.id !== conversation.id);
     const index = [summarize(conversation), ...others];

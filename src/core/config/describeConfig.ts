@@ -1,15 +1,16 @@
 /**
  * The effective configuration as TOML, each value followed by its source (DESIGN.md decision 1):
  * what `hearth config` prints and what "Hearth: Show Effective Config" shows. The text parses as
- * TOML; secrets written in plain text are masked, references (`{env:VAR}`) are shown as written.
+ * TOML; secrets written in plain text are masked (maskSecrets.ts), references (`{env:VAR}`) are
+ * shown as written.
  */
 import type { LoadedConfig } from './load';
 import type { ConfigSource } from './problem';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import { isTable } from './validateLayer';
-import { parseSecretReference } from './resolveSecret';
+import { maskConfigSecrets } from './maskSecrets';
 
-export const MASKED_SECRET = '********';
+export { MASKED_SECRET } from './maskSecrets';
 
 export function formatEffectiveConfig(loaded: LoadedConfig): string {
   const lines: string[] = [
@@ -22,7 +23,7 @@ export function formatEffectiveConfig(loaded: LoadedConfig): string {
   const warnings = loaded.problems.length - errors;
   if (loaded.problems.length > 0) lines.push(`# problems: ${errors} error(s), ${warnings} warning(s) — run \`hearth config check\``);
   lines.push('');
-  emitTable(lines, loaded.config as unknown as Record<string, unknown>, [], loaded.sources);
+  emitTable(lines, maskConfigSecrets(loaded.config) as unknown as Record<string, unknown>, [], loaded.sources);
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
@@ -65,9 +66,6 @@ function emitArrayItem(lines: string[], item: Record<string, unknown>, segments:
 }
 
 function formatValue(key: string, value: unknown): string {
-  if ((key === 'api_key' || key === 'auth_header') && typeof value === 'string' && parseSecretReference(value).kind === 'literal') {
-    return JSON.stringify(MASKED_SECRET);
-  }
   if (Array.isArray(value)) return `[${value.map((v) => formatValue('', v)).join(', ')}]`;
   if (isTable(value)) return `{ ${Object.entries(value).map(([k, v]) => `${formatKeyPath([k])} = ${formatValue(k, v)}`).join(', ')} }`;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';

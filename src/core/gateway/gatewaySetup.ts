@@ -4,7 +4,6 @@ import { confinedKilnFiles } from '../changes/kilnFileAccess';
 import type { HearthConfig } from '../config/schema';
 import { resolveSecret } from '../config/resolveSecret';
 import type { Host } from '../host';
-import type { Redactor } from '../logging/redactingLogger';
 import type { KilnToolContext, SemanticSearchFn } from '../kiln/tools/kilnTool';
 import { Gateway, type GatewayOptions } from './gateway';
 
@@ -12,13 +11,13 @@ import { Gateway, type GatewayOptions } from './gateway';
  * Wires a Gateway and the kiln tool context from the effective config and a host. Shared by the
  * CLI (`hearth gateway`, `hearth tools`) and the editor so both build the same thing.
  */
-export function createGateway(host: Pick<Host, 'log' | 'secrets'>, env: NodeJS.ProcessEnv, options: Partial<GatewayOptions> & { redactor?: Redactor } = {}): Gateway {
-  const { redactor, ...rest } = options;
+export function createGateway(host: Pick<Host, 'log' | 'secrets'>, env: NodeJS.ProcessEnv, options: Partial<GatewayOptions> = {}): Gateway {
+  const { redactor } = options;
   return new Gateway({
     log: host.log,
     env,
     resolveSecret: (value) => resolveSecret(value, { env, secrets: host.secrets, redactor }),
-    ...rest,
+    ...options,
   });
 }
 

@@ -4,6 +4,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolRe
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
+import { scrubForeign, type Redactor } from '../logging/redactor';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { Emitter } from './emitter';
 import { GatewayError, type GatewayErrorCode } from './gatewayErrors';
@@ -39,6 +40,8 @@ export interface UpstreamOptions {
   stopGraceMs?: number;
   /** Bound on the initialize handshake; defaults to the server's timeout_secs, but at least 30 s. */
   handshakeTimeoutMs?: number;
+  /** Scrubs an upstream's own error text (and stderr) before it becomes a message, a state or a log line. */
+  redactor?: Redactor;
 }
 
 const CLIENT_INFO = { name: 'hearth-gateway', version: '0.1.0' };
@@ -139,7 +142,7 @@ export class Upstream {
         throw new GatewayError('upstream-timeout', `Tool "${exposed}" on upstream "${this.name}" did not answer within ${limit} s (timeout_secs)`, this.name, { cause: error });
       }
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-        throw new GatewayError('upstream-call', `Tool "${exposed}" on upstream "${this.name}" failed: ${error.message}`, this.name, { cause: error });
+        throw new GatewayError('upstream-call', `Tool "${exposed}" on upstream "${this.name}" failed: ${this.scrub(error.message)}`, this.name, { cause: error });
       }
       if (signal?.aborted) throw error;
       // Anything else means the connection itself failed (process gone, HTTP refused): the upstream is down.
@@ -227,7 +230,11 @@ export class Upstream {
     }
     const lastLine = stderr.split('\n').filter(Boolean).pop();
     const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
-    return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${describeError(error)}${detail}`, this.name, { cause: error });
+    return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
+  }
+
+  private scrub(text: string): string {
+    return this.options.redactor ? this.options.redactor.redactForeign(text) : scrubForeign(text);
   }
 
   private async listTools(client: Client): Promise<UpstreamTool[]> {

@@ -38,7 +38,7 @@ export class CloudBProvider implements LlmProvider {
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     const client = await this.client();
-    return guarded(this.settings, signal, { endpoint: this.endpoint, operation: 'list' }, async (s) => {
+    return guarded(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.endpoint, operation: 'list' }, async (s) => {
       const models: ModelInfo[] = [];
       for await (const model of client.models.list({}, { signal: s })) models.push({ id: model.id });
       return models.sort((a, b) => a.id.localeCompare(b.id));
@@ -52,7 +52,7 @@ export class CloudBProvider implements LlmProvider {
   chat(messages: ChatMessage[], tools: ToolDefinition[], options: ChatOptions = {}, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     const model = options.model ?? this.settings.model ?? LLM_PROVIDER_DEFAULTS.cloud_b.model!;
     const self = this;
-    return guardedStream(this.settings, signal, { endpoint: this.endpoint, operation: 'chat', model }, async function* (s) {
+    return guardedStream(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.endpoint, operation: 'chat', model }, async function* (s) {
       const client = await self.client();
       const { system, messages: wire } = toAnthropicMessages(messages);
       const body = {

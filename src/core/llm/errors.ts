@@ -4,6 +4,7 @@
  * callers branch on `code`.
  */
 import { HearthError } from '../errors';
+import { scrubForeign, type Redactor } from '../logging/redactor';
 import type { ProviderSettings } from './types';
 import { keySourceHint } from './apiKey';
 
@@ -84,6 +85,8 @@ export interface ClassifyContext {
   cancelled: boolean;
   /** The time limit that applied, when it was not the provider's timeout_secs (listing is capped). */
   limitMs?: number;
+  /** Scrubs the SDK's own text (backends echo keys in errors) before it becomes part of a message. */
+  redactor?: Redactor;
 }
 
 /**
@@ -120,14 +123,20 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
         : `Check the model name and list the available models with \`hearth models\` (a 404 can also mean the endpoint ${ctx.endpoint} is not the API's base URL).`;
     return new LlmError('llm-model-not-found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
   }
-  const detail = status ? `HTTP ${status}` : scrubKeys(error instanceof Error ? error.message : String(error));
+  const detail = sdkDetail(error, status, ctx.redactor);
   return new LlmError('llm-request-failed', `${ctx.operation === 'list' ? 'listing models of' : 'request to'} ${who} failed: ${detail}`, settings.name, { cause: error });
 }
 
 /**
- * The SDK's own text is the one part of these messages Hearth does not write; backends have been
- * known to echo keys in it, and the CLI prints messages without a redactor, so key-shaped tokens go.
+ * The SDK's own text is the one part of these messages Hearth does not write; backends echo keys
+ * in it (a 400 naming the key, a stream error), so it is scrubbed before it is wrapped.
  */
-export function scrubKeys(text: string): string {
-  return text.replace(/\b(?:sk|key|pk|rk|api|ghp|gho|xai|AIza)[-_A-Za-z0-9]{12,}/g, '«redacted»').replace(/(Bearer\s+)\S+/gi, '$1«redacted»');
+function sdkDetail(error: unknown, status: number | undefined, redactor: Redactor | undefined): string {
+  const raw = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  const text = redactor ? redactor.redactForeign(raw) : scrubForeign(raw);
+  const short = text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  if (status === undefined) return short;
+  // The openai and anthropic SDKs start their message with the status already.
+  const rest = short.startsWith(String(status)) ? short.slice(String(status).length).trim() : short;
+  return rest ? `HTTP ${status}: ${rest}` : `HTTP ${status}`;
 }

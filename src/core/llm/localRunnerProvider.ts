@@ -64,7 +64,7 @@ export class LocalRunnerProvider implements LlmProvider {
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
-    return guarded(this.settings, signal, { endpoint: this.host, operation: 'list' }, async (s) => {
+    return guarded(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.host, operation: 'list' }, async (s) => {
       const response = await (await this.client(s)).list();
       return response.models.map((m) => {
         const parameterBillions = modelParameterBillions(m.name, m.details?.parameter_size);
@@ -89,7 +89,7 @@ export class LocalRunnerProvider implements LlmProvider {
   async parameterBillions(model: string, signal?: AbortSignal): Promise<number | undefined> {
     let size: string | undefined;
     try {
-      size = (await guarded(this.settings, signal, { endpoint: this.host, operation: 'list', model }, (s) => this.modelMetadata(model, s))).parameterSize;
+      size = (await guarded(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.host, operation: 'list', model }, (s) => this.modelMetadata(model, s))).parameterSize;
     } catch {
       // Metadata is a refinement; the name still gives an answer.
     }
@@ -111,7 +111,7 @@ export class LocalRunnerProvider implements LlmProvider {
   chat(messages: ChatMessage[], tools: ToolDefinition[], options: ChatOptions = {}, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     const model = options.model ?? this.settings.model ?? LLM_PROVIDER_DEFAULTS.local_runner.model!;
     const self = this;
-    return guardedStream(this.settings, signal, { endpoint: this.host, operation: 'chat', model }, async function* (s) {
+    return guardedStream(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.host, operation: 'chat', model }, async function* (s) {
       const numCtx = await self.numCtx(model, s);
       const stream = await (await self.client(s)).chat({
         model,

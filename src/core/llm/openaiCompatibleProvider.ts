@@ -37,7 +37,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     const client = await this.client();
-    return guarded(this.settings, signal, { endpoint: this.endpoint, operation: 'list' }, async (s) => {
+    return guarded(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.endpoint, operation: 'list' }, async (s) => {
       const models: ModelInfo[] = [];
       for await (const model of client.models.list({ signal: s })) {
         const parameterBillions = parameterBillionsFromName(model.id);
@@ -54,7 +54,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   chat(messages: ChatMessage[], tools: ToolDefinition[], options: ChatOptions = {}, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     const model = options.model ?? this.settings.model;
     const self = this;
-    return guardedStream(this.settings, signal, { endpoint: this.endpoint, operation: 'chat', model }, async function* (s) {
+    return guardedStream(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.endpoint, operation: 'chat', model }, async function* (s) {
       if (!model) throw new LlmError('llm-model-not-found', `provider "${self.settings.name}" has no model: set default_model in [llm.providers.${self.settings.name}] or pick one with \`hearth models\`.`, self.settings.name);
       const client = await self.client();
       const maxTokens = options.maxTokens ?? self.settings.maxTokens;

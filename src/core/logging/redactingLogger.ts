@@ -4,61 +4,9 @@
  */
 import type { Logger, LogLevel } from '../host';
 import { LOG_LEVELS } from '../host';
+import type { Redactor } from './redactor';
 
-export const REDACTED = '«redacted»';
-
-/** Secrets shorter than this are not registered: redacting "a" or "ok" would mangle every line. */
-const MIN_SECRET_LENGTH = 4;
-
-export class Redactor {
-  private readonly secrets = new Set<string>();
-
-  /** Registers a secret value; every later `redact` replaces its occurrences. */
-  add(secret: string | undefined): void {
-    if (!secret) return;
-    const trimmed = secret.trim();
-    if (trimmed.length < MIN_SECRET_LENGTH) return;
-    this.secrets.add(trimmed);
-  }
-
-  get size(): number {
-    return this.secrets.size;
-  }
-
-  redact(text: string): string {
-    if (this.secrets.size === 0 || !text) return text;
-    // Longest first, so a secret that contains another is replaced whole.
-    let out = text;
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    return out;
-  }
-
-  /** Redacts any value as it would be printed: strings, errors (message and stack), and objects (as JSON). */
-  redactValue(value: unknown): unknown {
-    if (this.secrets.size === 0) return value;
-    if (typeof value === 'string') return this.redact(value);
-    if (value instanceof Error) {
-      const copy = new Error(this.redact(value.message));
-      copy.name = value.name;
-      copy.stack = value.stack === undefined ? undefined : this.redact(value.stack);
-      return copy;
-    }
-    if (value !== null && typeof value === 'object') {
-      let text: string;
-      try {
-        text = JSON.stringify(value);
-      } catch {
-        text = String(value);
-      }
-      const redacted = this.redact(text);
-      // Leave untouched objects as they were so hosts can still format them.
-      return redacted === text ? value : redacted;
-    }
-    return value;
-  }
-}
+export { REDACTED, Redactor } from './redactor';
 
 /** Wraps a logger so that no registered secret reaches it, in the message or in any argument. */
 export function redactingLogger(inner: Logger, redactor: Redactor): Logger {

@@ -18,6 +18,7 @@ import { SWITCH_MODEL_COMMAND } from '../statusModel';
 import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
+import type { Redactor } from '../../core/logging/redactor';
 
 export const CHAT_COMMANDS = {
   newChat: 'hearth.newChat',
@@ -34,6 +35,7 @@ export interface ChatFeatureDeps {
   catalog: AgentCatalog;
   /** The kiln index, once built (search hits to attach); undefined before. */
   index: () => KilnIndex | undefined;
+  redactor: Redactor;
 }
 
 /** Hybrid search (meaning + words) over the index, as hits the panel lists to attach. */
@@ -48,7 +50,7 @@ function indexSearch(index: () => KilnIndex | undefined): (query: string) => Pro
 
 export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   const { context, configService, host, llm } = deps;
-  const store = new HistoryStore(context.workspaceState);
+  const store = new HistoryStore(context.workspaceState, deps.redactor);
   const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), indexSearch(deps.index));
   const models: ChatModels = {
     currentId: () => llm.selection.currentId(),
@@ -73,6 +75,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     createController: (post) =>
       new ChatController({
         catalog: deps.catalog,
+        redactor: deps.redactor,
         post,
         store,
         models,

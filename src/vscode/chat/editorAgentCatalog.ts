@@ -79,6 +79,7 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
       workspaceRoot,
       ...(this.deps.storageDir ? { storageDir: this.deps.storageDir } : {}),
       log: this.deps.host.log,
+      redactor: this.deps.redactor,
     });
   }
 

@@ -28,6 +28,8 @@ test('the effective config prints as TOML with a source per value, and parses ba
     const reparsed = JSON.parse(JSON.stringify(parse(text)));
     const expected = JSON.parse(JSON.stringify(loaded.config));
     expected.llm.providers.work.api_key = MASKED_SECRET;
+    // Every literal in an env table is masked, whatever its name (issue 12).
+    expected.mcp.servers[0].transport.env.A = MASKED_SECRET;
     assert.deepEqual(reparsed, expected);
   } finally {
     rmSync(dir, { recursive: true, force: true });

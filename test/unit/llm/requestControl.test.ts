@@ -75,7 +75,7 @@ test('keys: references resolve at use and are registered for redaction; hints na
 });
 
 test('key-shaped tokens in SDK text never reach an error message', async () => {
-  const { scrubKeys } = await import('../../../src/core/llm/errors');
-  assert.equal(scrubKeys('bad request for sk-proj-abcdefghijklmnop123 with Bearer abc.def'), 'bad request for «redacted» with Bearer «redacted»');
-  assert.equal(scrubKeys('model not loaded'), 'model not loaded');
+  const { scrubForeign } = await import('../../../src/core/logging/redactor');
+  assert.equal(scrubForeign('bad request for sk-proj-abcdefghijklmnop123 with Bearer abc.def'), 'bad request for «redacted» with Bearer «redacted»');
+  assert.equal(scrubForeign('model not loaded'), 'model not loaded');
 });

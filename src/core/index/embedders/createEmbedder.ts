@@ -4,6 +4,7 @@ import type { EmbeddingConfig } from '../../config/schema.js';
 import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes.js';
 import { resolveSecret } from '../../config/resolveSecret.js';
 import type { Progress, SecretStore } from '../../host.js';
+import { Redactor } from '../../logging/redactor.js';
 import type { BatchingOptions } from './batching.js';
 import { type Embedder, EmbeddingError } from './embedder.js';
 import { isLocalModelPath } from './transformersEmbedder.js';
@@ -17,6 +18,8 @@ export interface EmbedderDeps {
   baseDir?: string;
   /** Model download progress (local_cpu / local_gpu_a fetching a Hub model). */
   progress?: Progress;
+  /** Keys resolved here are fed to it; the embedders scrub the backends' error text with it. */
+  redactor?: Redactor;
   /** Tests: run transformers.js in this thread instead of a worker. */
   inProcess?: boolean;
   /**
@@ -80,19 +83,20 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
       case 'local_runner': {
         const { OllamaEmbedder } = await import('./ollamaEmbedder.js');
         const host = config.api_url ?? deps.env.LOCAL_RUNNER_HOST ?? deps.env.OLLAMA_HOST ?? defaults.apiUrl!;
-        return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`);
+        return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`, deps.redactor);
       }
       case 'cloud_a':
       case 'cloud_b': {
         const vars = PROVIDER_ENV[type];
         let key: string | undefined;
-        for (const name of vars) key ??= await resolveSecret(`{env:${name}}`, { env: deps.env, secrets: deps.secrets });
+        const redactor = deps.redactor ?? new Redactor();
+        for (const name of vars) key ??= await resolveSecret(`{env:${name}}`, { env: deps.env, secrets: deps.secrets, redactor });
         // A custom api_url (a proxy, a local server) may need no key; the real service does.
         if (!key && type === 'cloud_a' && !config.api_url) {
           throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
         }
         const { OpenAiEmbedder } = await import('./openaiEmbedder.js');
-        return new OpenAiEmbedder(type, finalModel, config.api_url ?? defaults.apiUrl!, key);
+        return new OpenAiEmbedder(type, finalModel, config.api_url ?? defaults.apiUrl!, key, redactor);
       }
     }
   };

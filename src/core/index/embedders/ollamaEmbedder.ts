@@ -1,3 +1,4 @@
+import { scrubForeign, type Redactor } from '../../logging/redactor.js';
 import { type Embedder, EmbeddingError, normalize } from './embedder.js';
 
 /**
@@ -7,7 +8,11 @@ import { type Embedder, EmbeddingError, normalize } from './embedder.js';
 export class OllamaEmbedder implements Embedder {
   readonly providerType = 'local_runner';
   private legacy = false;
-  constructor(readonly model: string, private readonly host: string) {}
+  constructor(
+    readonly model: string,
+    private readonly host: string,
+    private readonly redactor?: Redactor,
+  ) {}
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (!this.legacy) {
@@ -41,10 +46,15 @@ export class OllamaEmbedder implements Embedder {
     return /model/i.test(text) && /not found/i.test(text);
   }
 
+  /** The runner's own text (a proxy in front of it may echo credentials) is scrubbed before it is wrapped. */
+  private scrub(text: string): string {
+    return this.redactor ? this.redactor.redactForeign(text) : scrubForeign(text);
+  }
+
   private async check(res: Response): Promise<unknown> {
     if (res.ok) return res.json();
     const text = await res.text();
     if (res.status === 404) throw new EmbeddingError('embedding.model_not_found', `Embedding model "${this.model}" not found on the runner; run \`ollama pull ${this.model}\`.`, 404);
-    throw new EmbeddingError('embedding.request_failed', `Runner embeddings failed (HTTP ${res.status}): ${text.slice(0, 200)}`, res.status);
+    throw new EmbeddingError('embedding.request_failed', `Runner embeddings failed (HTTP ${res.status}): ${this.scrub(text).slice(0, 200)}`, res.status);
   }
 }
