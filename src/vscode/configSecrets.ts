@@ -35,8 +35,11 @@ export async function registerConfigSecrets(config: HearthConfig, ctx: SecretCon
     const key = path[path.length - 1];
     const parent = path[path.length - 2];
     redactor.addUrl(value);
-    for (const match of value.matchAll(EMBEDDED_REF)) references.push(match[0]);
+    const refs = [...value.matchAll(EMBEDDED_REF)].map((match) => match[0]);
+    references.push(...refs);
     if (CREDENTIAL_KEYS.has(key)) {
+      // `Bearer {env:X}` is not itself a secret (printing it as written is the point): X's value is.
+      if (refs.length > 0) return;
       credentials.push(value);
       redactor.add(AUTH_SCHEME.exec(value.trim())?.[1]);
     } else if (parent === 'env' && isSecretName(key) && parseSecretReference(value).kind !== 'env' && parseSecretReference(value).kind !== 'secret') {
