@@ -6,6 +6,7 @@
  */
 import type { AgentCatalog, AgentDescriptor, AgentEvent } from '../agents/agentSession';
 import { describeError } from '../errors';
+import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
 import { AgentSessionSlot } from './agentSessionSlot';
@@ -21,6 +22,8 @@ export type { ChatModels } from './chatCommands';
 /** Notes the panel can attach: the editor's active note, its text, and (when indexed) search. */
 export interface ChatNotes {
   activeNote(): AttachmentRef | undefined;
+  /** Where a path from the webview may point (kiln, workspace, open editors): the file, or a ChatPathError. */
+  confine(path: string): Promise<ScopedPath>;
   read(ref: AttachmentRef): Promise<string>;
   search?(query: string): Promise<SearchHitView[]>;
 }
@@ -136,8 +139,11 @@ export class ChatController {
       }
       case 'searchNotes':
         return this.search(message.query, reply);
-      case 'attachHit':
-        return this.attach({ path: message.path, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
+      case 'attachHit': {
+        const scoped = await this.confined(message.path);
+        if (!scoped) return;
+        return this.attach({ path: scoped.display, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
+      }
       case 'removeAttachment':
         this.attachments.remove(message.index);
         return this.postAttachments();
@@ -354,6 +360,18 @@ export class ChatController {
       reply({ type: 'searchResults', query, hits: await this.deps.notes.search(query) });
     } catch (error) {
       reply({ type: 'searchResults', query, hits: [], error: describeError(error) });
+    }
+  }
+
+  /** The file a webview path names, or undefined (refused, logged, and said in the panel). */
+  private async confined(path: string): Promise<ScopedPath | undefined> {
+    try {
+      return await this.deps.notes.confine(path);
+    } catch (error) {
+      if (!(error instanceof ChatPathError)) throw error;
+      this.deps.log.warn(`chat: refused a path from the panel (${error.code}): ${path}`);
+      this.notice('error', error.message);
+      return undefined;
     }
   }
 

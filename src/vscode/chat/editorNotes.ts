@@ -8,17 +8,30 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../core/chat/conversation';
 import type { ChatNotes } from '../../core/chat/chatController';
+import { AttachmentScope, type ScopedPath } from '../../core/chat/attachmentScope';
 import type { SearchHitView } from '../../core/chat/protocol';
 
 /** Attachments larger than this are cut (a model's context is finite; the agent can read the rest). */
 export const MAX_ATTACHMENT_CHARS = 100_000;
 
 export class EditorNotes implements ChatNotes {
+  private readonly scope: AttachmentScope;
+
   constructor(
     /** The kiln's absolute path (config.kiln_path, resolved). */
     private readonly kiln: () => string,
     readonly search?: (query: string) => Promise<SearchHitView[]>,
-  ) {}
+  ) {
+    this.scope = new AttachmentScope({
+      kiln,
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      openFiles: openEditorFiles,
+    });
+  }
+
+  confine(path: string): Promise<ScopedPath> {
+    return this.scope.check(path);
+  }
 
   activeNote(): AttachmentRef | undefined {
     const editor = vscode.window.activeTextEditor;
@@ -39,7 +52,8 @@ export class EditorNotes implements ChatNotes {
   async read(ref: AttachmentRef): Promise<string> {
     const file = isAbsolute(ref.path) ? ref.path : resolve(this.kiln(), ref.path);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-    const text = open ? open.getText() : await readFile(file, 'utf8');
+    // Saved conversations are replayed by Retry: a stored path is confined again before it is read.
+    const text = open ? open.getText() : await readFile((await this.scope.check(ref.path)).absolute, 'utf8');
     const lines = ref.startLine === undefined ? text : text.split('\n').slice(ref.startLine - 1, ref.endLine ?? ref.startLine).join('\n');
     return lines.length > MAX_ATTACHMENT_CHARS ? `${lines.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut at ${MAX_ATTACHMENT_CHARS} characters)` : lines;
   }
@@ -48,4 +62,11 @@ export class EditorNotes implements ChatNotes {
     const inKiln = relative(this.kiln(), file);
     return { path: inKiln && !inKiln.startsWith('..') && !isAbsolute(inKiln) ? inKiln.split('\\').join('/') : file };
   }
+}
+
+/** Files shown in editor tabs (and visible editors), the "open editors" a panel path may also name. */
+function openEditorFiles(): string[] {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.input));
+  const uris = [...tabs.flatMap((input) => (input instanceof vscode.TabInputText ? [input.uri] : [])), ...vscode.window.visibleTextEditors.map((e) => e.document.uri)];
+  return uris.filter((uri) => uri.scheme === 'file').map((uri) => uri.fsPath);
 }

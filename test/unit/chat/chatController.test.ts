@@ -59,6 +59,7 @@ function harness(options: { storage?: MemoryStorage; catalog?: FakeCatalog; lazy
     models,
     notes: {
       activeNote: () => ({ path: 'garden/tomatoes.md' }),
+      confine: async (path) => ({ absolute: `/kiln/${path}`, display: path }),
       read: async (ref) => `# ${ref.path}\nTomatoes need sun.`,
     },
     confirm: async (message) => {

@@ -55,7 +55,7 @@ function chat(type: LlmProviderType, storage: MemoryStorage) {
     post: () => {},
     store: new HistoryStore(storage),
     models,
-    notes: { activeNote: () => undefined, read: async () => '' },
+    notes: { activeNote: () => undefined, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => kiln,

@@ -1,0 +1,89 @@
+/**
+ * Where a path coming from the chat webview may point: inside the kiln, inside a workspace folder,
+ * or at a file open in an editor. The webview renders model output and note text, so a path it
+ * sends (`attachHit`, a clicked note link) is untrusted: without this, `~/.ssh/id_rsa` could be
+ * attached and reach the model. Paths are compared after `realpath`, so a symlink inside the kiln
+ * that points out of it is refused too.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { HearthError } from '../errors';
+
+export type ChatPathErrorCode = 'chat.path_outside_scope' | 'chat.path_not_found' | 'chat.path_not_a_file';
+
+export class ChatPathError extends HearthError {
+  constructor(
+    override readonly code: ChatPathErrorCode,
+    message: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+export interface AttachmentScopeSources {
+  /** The kiln's absolute path; relative paths are resolved against it. */
+  kiln(): string;
+  /** Workspace folders (absolute). */
+  workspaceFolders(): readonly string[];
+  /** Files open in an editor (absolute). */
+  openFiles(): readonly string[];
+}
+
+/** A path the scope allows: the real file and its spelling for the panel (kiln-relative when inside). */
+export interface ScopedPath {
+  absolute: string;
+  /** Kiln-relative with `/` when inside the kiln, else the absolute path. */
+  display: string;
+}
+
+export class AttachmentScope {
+  constructor(private readonly sources: AttachmentScopeSources) {}
+
+  /** The real file `path` names, or a ChatPathError when it is outside every allowed place or missing. */
+  async check(path: string): Promise<ScopedPath> {
+    const kiln = this.sources.kiln();
+    if (path.includes('\0')) throw outside(path);
+    const lexical = isAbsolute(path) ? resolve(path) : resolve(kiln, path);
+    const kilnReal = await realOr(kiln);
+    let real: string;
+    try {
+      real = await realpath(lexical);
+    } catch (error) {
+      // A missing file outside is "outside", not "missing": a refusal never says what exists out there.
+      if (!(await this.allowed(kilnReal, lexical))) throw outside(path);
+      throw new ChatPathError('chat.path_not_found', `${path} does not exist (moved or deleted?).`, path, { cause: error });
+    }
+    if (!(await this.allowed(kilnReal, real))) throw outside(path);
+    if (!(await stat(real)).isFile()) throw new ChatPathError('chat.path_not_a_file', `${path} is not a file.`, path);
+    return { absolute: real, display: displayPath(kilnReal, real) };
+  }
+
+  private async allowed(kilnReal: string, file: string): Promise<boolean> {
+    const roots = [kilnReal, ...(await Promise.all(this.sources.workspaceFolders().map(realOr)))];
+    if (roots.some((root) => within(root, file))) return true;
+    return (await Promise.all(this.sources.openFiles().map(realOr))).includes(file);
+  }
+}
+
+function outside(path: string): ChatPathError {
+  return new ChatPathError('chat.path_outside_scope', `Refused: ${path} is outside the kiln, the workspace and the open editors.`, path);
+}
+
+async function realOr(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function within(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function displayPath(kilnReal: string, real: string): string {
+  const rel = relative(kilnReal, real);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : real;
+}
