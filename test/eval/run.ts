@@ -15,6 +15,9 @@ import { KilnIndex } from '../../src/core/index/kilnIndex';
 import type { SearchMode } from '../../src/core/index/searchResult';
 import { startHashedEmbedServer } from './hashedEmbedServer';
 
+/** The search modes, plus `lexical`: hybrid with the vector side weighted 0 (BM25F alone). */
+type EvalMode = SearchMode | 'lexical';
+
 interface Query {
   query: string;
   note: string;
@@ -32,7 +35,7 @@ export interface Metrics {
 
 const here = import.meta.dirname;
 
-export async function evaluate(kilnDir: string, sets: { name: string; queries: Query[] }[], modes: SearchMode[]): Promise<{ set: string; metrics: Metrics[] }[]> {
+export async function evaluate(kilnDir: string, sets: { name: string; queries: Query[] }[], modes: EvalMode[]): Promise<{ set: string; metrics: Metrics[] }[]> {
   const copy = mkdtempSync(join(tmpdir(), 'hearth-eval-'));
   cpSync(kilnDir, copy, { recursive: true, filter: (src) => !src.includes('/.hearth') });
   const server = await startHashedEmbedServer();
@@ -56,7 +59,7 @@ export async function evaluate(kilnDir: string, sets: { name: string; queries: Q
         let distinct = 0;
         const started = performance.now();
         for (const q of set.queries) {
-          const results = await index.search(q.query, { mode, limit: 10 });
+          const results = mode === 'lexical' ? await index.search(q.query, { mode: 'hybrid', limit: 10, lexicalWeight: 1 }) : await index.search(q.query, { mode, limit: 10 });
           const paths = results.slice(0, 10).map((r) => r.path);
           const rank = paths.indexOf(q.note);
           if (rank === 0) top1++;
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
     options: { kiln: { type: 'string' }, queries: { type: 'string' }, heldout: { type: 'boolean' }, modes: { type: 'string' }, json: { type: 'boolean' } },
   });
   if ((values.kiln === undefined) !== (values.queries === undefined)) throw new Error('give --kiln DIR and --queries FILE together (or neither, for the dev set)');
-  const modes = (values.modes ?? 'hybrid,semantic,text').split(',') as SearchMode[];
+  const modes = (values.modes ?? 'hybrid,lexical,semantic,text').split(',') as EvalMode[];
   const kiln = resolve(values.kiln ?? join(here, 'kiln'));
   const sets = values.queries
     ? [{ name: values.queries, queries: loadQueries(resolve(values.queries)) }]

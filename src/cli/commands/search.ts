@@ -4,21 +4,26 @@ import { createCliIndex } from '../indexContext';
 import type { CliIo } from '../main';
 import { indexWithProgress } from './indexKiln';
 
-const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json] [--workspace DIR]
+const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--chunks] [--json] [--workspace DIR]
 
-Searches the kiln. hybrid (default) fuses BM25 and vector search by reciprocal rank; semantic is
-vector top-k; text matches a literal (case-insensitive) or a /regex/flags line by line; property
-takes key=value pairs ("status=draft tags=garden") matched against the frontmatter. Before a
-hybrid or semantic search the index is brought up to date (only changed notes are embedded).
+Searches the kiln and lists notes, best first: each result is one note, pointing at its best
+matching section, with its other matching sections listed under it. hybrid (default) weighs the
+query's words (title and file name, headings, opening lines and body each count differently) and
+their meaning (the embedding model); semantic is by meaning only; text matches a literal
+(case-insensitive) or a /regex/flags line by line; property takes key=value pairs
+("status=draft tags=garden") matched against the frontmatter. Scores are relevances from 0 to 1.
+Before a hybrid or semantic search the index is brought up to date (only changed notes are embedded).
 
       --mode MODE      hybrid (default), semantic, text or property
       --limit N        at most N results (default 10)
-      --json           print [{path, title, heading, startLine, endLine, score, snippet}]
+      --chunks         one result per matching section (chunk) instead of per note
+      --json           print [{path, title, heading, startLine, endLine, score, snippet, sections}]
+                       (sections: [{heading, startLine, endLine, snippet, score}]; none with --chunks)
 ${COMMON_HELP}
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandLine('search', argv, { mode: { type: 'string', short: 'm' }, limit: { type: 'string', short: 'n' }, json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseCommandLine('search', argv, { mode: { type: 'string', short: 'm' }, limit: { type: 'string', short: 'n' }, json: { type: 'boolean' }, chunks: { type: 'boolean' } }, true);
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
@@ -38,7 +43,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const report = await indexWithProgress(cli, index);
       if (report.embedded > 0) cli.host.log.info(`index: embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }
-    const results = await index.search(query, { mode, limit });
+    const results = await index.search(query, { mode, limit, chunks: values.chunks === true });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       return 0;
@@ -46,7 +51,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (results.length === 0) io.stdout.write('No results.\n');
     for (const r of results) {
       const where = r.heading && r.heading !== r.title ? ` › ${r.heading}` : '';
-      io.stdout.write(`${r.path}:${r.startLine}-${r.endLine}  ${r.title}${where}  (${r.score.toFixed(3)})\n    ${r.snippet}\n`);
+      io.stdout.write(`${r.path}:${r.startLine}-${r.endLine}  ${r.title}${where}  (${r.score.toFixed(2)})\n    ${r.snippet}\n`);
+      for (const s of r.sections ?? []) io.stdout.write(`    also ${r.path}:${s.startLine}-${s.endLine}${s.heading ? ` › ${s.heading}` : ''}  (${s.score.toFixed(2)})\n`);
     }
     return 0;
   } finally {

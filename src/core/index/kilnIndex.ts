@@ -2,15 +2,15 @@ import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
 import { stat } from 'node:fs/promises';
 import { HearthError, isHearthError } from '../errors.js';
 import type { Logger, Progress } from '../host.js';
-import { Bm25Index } from './bm25.js';
+import { NoteBm25 } from './noteBm25.js';
+import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking.js';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
 import type { Embedder } from './embedders/embedder.js';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
-import { joinHeading, type SearchMode, type SearchResult } from './searchResult.js';
-import { makeSnippet } from './snippet.js';
+import type { SearchMode, SearchResult } from './searchResult.js';
 import { readStoredHeader } from './storedHeader.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
-import type { ChunkRecord, StoreKind, VectorStore } from './store/vectorStore.js';
+import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
 import { textSearch } from './textSearch.js';
 import { propertySearch } from './propertySearch.js';
 
@@ -28,6 +28,10 @@ export interface SearchRequest {
   signal?: AbortSignal;
   /** Longest snippet (default 200 characters; tools for agents ask for more). */
   snippetChars?: number;
+  /** Per-chunk results (the shape before results were notes) instead of one result per note. */
+  chunks?: boolean;
+  /** Hybrid only: the lexical side's weight (0–1; `npm run eval` measures each side alone with 1 and 0). */
+  lexicalWeight?: number;
 }
 
 /** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */
@@ -37,8 +41,8 @@ export class KilnMissingError extends HearthError {
   }
 }
 
-/** Reciprocal-rank fusion constant (the usual 60: later ranks still count, the top ones most). */
-const RRF_K = 60;
+/** Chunks asked of the vector side per note wanted (notes have several chunks each). */
+const CHUNKS_PER_NOTE = 5;
 
 /**
  * The kiln's index as one service: the store chosen by `[processing] store` under
@@ -55,8 +59,8 @@ export class KilnIndex {
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
   private version = 0;
-  private lexical?: { version: number; index: Bm25Index; hashes: Map<string, string>; suspect?: boolean };
-  private lexicalBuild?: Promise<Bm25Index>;
+  private lexical?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
+  private lexicalBuild?: Promise<NoteBm25>;
   /** Counts starts and ends of runs and clears: a BM25 build that saw one read a moving store. */
   private mutations = 0;
   private writing = 0;
@@ -135,33 +139,40 @@ export class KilnIndex {
     });
   }
 
+  /**
+   * One result per note (its best section, the others in `sections`), or per chunk with `chunks`.
+   * Scores are relevances in 0–1 in every mode. An empty query finds nothing.
+   */
   async search(query: string, request: SearchRequest = {}): Promise<SearchResult[]> {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? 10;
-    if (mode === 'text') return textSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    if (!query.trim()) return [];
+    if (mode === 'text') {
+      // Lines in path order; grouped here into notes (a note's first matching line is its hit).
+      const lines = await textSearch(this.options.kilnRoot, this.options.processing, query, request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), request.signal);
+      return request.chunks ? lines : groupLines(lines, limit);
+    }
     if (mode === 'property') return propertySearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const store = await this.store();
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
+    // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
+    const notes = request.chunks ? limit * 2 : limit;
+    let ranked: RankedNote[];
     if (mode === 'semantic') {
-      const hits = await store.search(vector, limit);
-      return hits.map((hit) => toResult(hit.chunk, hit.score, query, request.snippetChars));
+      ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);
+    } else {
+      const lexicon = await this.bm25(store);
+      ranked = rankHybrid(lexicon, lexicon.query(query), await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50)), notes, request.lexicalWeight);
     }
-    // hybrid: vector and BM25 candidates, fused by reciprocal rank.
-    const depth = Math.max(limit * 3, 30);
-    const [semantic, lexical] = [await store.search(vector, depth), (await this.bm25(store)).search(query, depth)];
-    const fused = new Map<string, { chunk: ChunkRecord; score: number }>();
-    const add = (list: { chunk: ChunkRecord }[]) =>
-      list.forEach(({ chunk }, rank) => {
-        const entry = fused.get(chunk.id) ?? { chunk, score: 0 };
-        entry.score += 1 / (RRF_K + rank + 1);
-        fused.set(chunk.id, entry);
-      });
-    add(semantic);
-    add(lexical);
-    return [...fused.values()]
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map((entry) => toResult(entry.chunk, entry.score, query, request.snippetChars));
+    return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+  }
+
+  /** Enough vector hits to cover `notes` distinct notes (or every chunk). */
+  private async vectorHits(store: VectorStore, vector: Float32Array, notes: number): Promise<SearchHit[]> {
+    for (let depth = Math.max(notes * CHUNKS_PER_NOTE, 50); ; depth *= 4) {
+      const hits = await store.search(vector, depth);
+      if (hits.length < depth || new Set(hits.map((h) => h.chunk.notePath)).size >= notes) return hits;
+    }
   }
 
   /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
@@ -223,7 +234,7 @@ export class KilnIndex {
    * The first build (seconds at 100k chunks) runs in slices, so the extension host stays
    * responsive; searches arriving meanwhile wait for the same build.
    */
-  private async bm25(store: VectorStore): Promise<Bm25Index> {
+  private async bm25(store: VectorStore): Promise<NoteBm25> {
     const lexical = this.lexical;
     if (lexical?.version === this.version && !lexical.suspect) return lexical.index;
     const current = store.noteHashes();
@@ -233,18 +244,18 @@ export class KilnIndex {
     for (const [path, hash] of current) if (lexical.hashes.get(path) !== hash) changed.add(path);
     if (changed.size > 0) {
       for (const path of changed) lexical.index.removeNote(path);
-      for (const chunk of store.chunks()) if (changed.has(chunk.notePath)) lexical.index.add(chunk);
+      for (const chunks of NoteBm25.notesOf([...store.chunks()].filter((c) => changed.has(c.notePath)))) lexical.index.addNote(chunks);
       if (lexical.index.stale) return this.buildBm25(store, current);
     }
     this.lexical = { version: this.version, index: lexical.index, hashes: current };
     return lexical.index;
   }
 
-  private buildBm25(store: VectorStore, hashes: Map<string, string>): Promise<Bm25Index> {
+  private buildBm25(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
     return (this.lexicalBuild ??= (async () => {
       const [version, mutations] = [this.version, this.mutations];
       try {
-        const index = await Bm25Index.build(store.chunks());
+        const index = await NoteBm25.build(NoteBm25.notesOf(store.chunks()));
         // A run that started meanwhile may have moved chunks under the build (a compaction): the
         // result still answers this search, and the next one rebuilds it.
         this.lexical = { version, index, hashes, suspect: this.writing > 0 || this.mutations !== mutations };
@@ -254,16 +265,4 @@ export class KilnIndex {
       }
     })());
   }
-}
-
-function toResult(chunk: ChunkRecord, score: number, query: string, snippetChars?: number): SearchResult {
-  return {
-    path: chunk.notePath,
-    title: chunk.title,
-    heading: joinHeading(chunk.headingPath),
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    score: Math.round(score * 1e6) / 1e6,
-    snippet: makeSnippet(chunk.text, query, snippetChars),
-  };
 }

@@ -1,4 +1,4 @@
-import type { SemanticHit, SemanticSearchFn } from '../kiln/tools/kilnTool.js';
+import type { SemanticHit, SemanticNoteHit, SemanticSearchFn } from '../kiln/tools/kilnTool.js';
 import type { KilnIndex } from './kilnIndex.js';
 
 /**
@@ -7,13 +7,15 @@ import type { KilnIndex } from './kilnIndex.js';
  * itself and passes nothing.
  */
 export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSearch?: (index: KilnIndex) => Promise<unknown>): SemanticSearchFn {
-  return async (query, limit, signal) => {
+  return async (query, limit, signal, options = {}) => {
     const current = index();
     if (!current) return [];
     await beforeSearch?.(current);
-    const results = await current.search(query, { mode: 'semantic', limit, signal, snippetChars: 1200 });
-    return results.map(
-      (r): SemanticHit => ({ path: r.path, score: r.score, text: r.snippet, heading: r.heading || undefined, startLine: r.startLine, endLine: r.endLine }),
-    );
+    // Hybrid, as the quick pick: agents get the notes a person would (words and meaning).
+    const results = await current.search(query, { mode: 'hybrid', limit, signal, snippetChars: 1200, chunks: options.chunks });
+    if (options.chunks) {
+      return results.map((r): SemanticHit => ({ path: r.path, score: r.score, text: r.snippet, heading: r.heading || undefined, startLine: r.startLine, endLine: r.endLine }));
+    }
+    return results.map((r): SemanticNoteHit => ({ path: r.path, title: r.title, heading: r.heading, startLine: r.startLine, endLine: r.endLine, score: r.score, snippet: r.snippet, sections: r.sections ?? [] }));
   };
 }

@@ -1,4 +1,4 @@
-import { tokenize } from './bm25.js';
+import { fold, tokenize } from './tokenize.js';
 
 /**
  * A short one-line excerpt of `text` around the first word of the query it contains (or its
@@ -7,7 +7,9 @@ import { tokenize } from './bm25.js';
 export function makeSnippet(text: string, query: string, maxChars = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= maxChars) return flat;
-  const lower = flat.toLowerCase();
+  // Query words come folded (no accents); so is the text, where that keeps every offset.
+  const folded = fold(flat);
+  const lower = folded.length === flat.length ? folded : flat.toLowerCase();
   let at = -1;
   for (const term of tokenize(query)) {
     const found = lower.indexOf(term);

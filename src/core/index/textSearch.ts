@@ -6,7 +6,7 @@ import { walkNotes } from './walkNotes.js';
 /**
  * `text` mode: a literal (case-insensitive) or, written as `/pattern/flags`, a regular expression,
  * matched line by line over the notes themselves (no index needed). One result per matching line,
- * in path and line order; the score is 1.
+ * in path and line order; the score is 1 (the line holds exactly what was asked).
  */
 export async function textSearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
   const matches = lineMatcher(query);

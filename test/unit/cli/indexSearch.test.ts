@@ -74,8 +74,14 @@ test('hearth search: --json shape, modes, --limit, usage errors exit 2', { skip 
     const hybrid = hearth(root, 'search', 'water the tomatoes every morning', '--json');
     assert.equal(hybrid.code, 0, hybrid.stderr);
     const hits = JSON.parse(hybrid.stdout);
-    assert.deepEqual(Object.keys(hits[0]).sort(), ['endLine', 'heading', 'path', 'score', 'snippet', 'startLine', 'title']);
+    assert.deepEqual(Object.keys(hits[0]).sort(), ['endLine', 'heading', 'path', 'score', 'sections', 'snippet', 'startLine', 'title']);
     assert.deepEqual([hits[0].path, hits[0].title, hits[0].heading, hits[0].startLine, hits[0].endLine], ['garden.md', 'Plants', 'Plants > Watering', 4, 5]);
+    assert.deepEqual(hits[0].sections.map((s: { heading: string; startLine: number }) => [s.heading, s.startLine]), [['Plants', 1]], 'the other matching section of the note');
+    assert.equal(new Set(hits.map((h: { path: string }) => h.path)).size, hits.length, 'one result per note');
+    // --chunks: the per-chunk shape, a note may come back more than once.
+    const chunks = JSON.parse(hearth(root, 'search', 'water the tomatoes every morning', '--chunks', '--json').stdout);
+    assert.deepEqual(Object.keys(chunks[0]).sort(), ['endLine', 'heading', 'path', 'score', 'snippet', 'startLine', 'title']);
+    assert.deepEqual(chunks.slice(0, 2).map((h: { path: string; startLine: number }) => `${h.path}:${h.startLine}`), ['garden.md:4', 'garden.md:1']);
     assert.ok(!hits.some((h: { path: string }) => h.path.startsWith('archive/')));
 
     const semantic = JSON.parse(hearth(root, 'search', 'grind the beans', '--mode', 'semantic', '--limit', '2', '--json').stdout);
@@ -83,7 +89,10 @@ test('hearth search: --json shape, modes, --limit, usage errors exit 2', { skip 
     assert.equal(semantic[0].path, 'kitchen/coffee.md');
 
     const text = JSON.parse(hearth(root, 'search', 'tomatoes', '--mode', 'text', '--json').stdout);
-    assert.deepEqual(text.map((h: { path: string; startLine: number }) => `${h.path}:${h.startLine}`), ['garden.md:2', 'garden.md:5']);
+    assert.deepEqual(text.map((h: { path: string; startLine: number }) => `${h.path}:${h.startLine}`), ['garden.md:2']);
+    assert.deepEqual(text[0].sections.map((s: { startLine: number }) => s.startLine), [5]);
+    const textChunks = JSON.parse(hearth(root, 'search', 'tomatoes', '--mode', 'text', '--chunks', '--json').stdout);
+    assert.deepEqual(textChunks.map((h: { path: string; startLine: number }) => `${h.path}:${h.startLine}`), ['garden.md:2', 'garden.md:5']);
 
     const property = JSON.parse(hearth(root, 'search', 'title=bread', '--mode', 'property', '--json').stdout);
     assert.deepEqual(property.map((h: { path: string }) => h.path), ['kitchen/bread.md']);
@@ -136,11 +145,21 @@ test('hearth gateway (stdio): the semantic_search kiln tool answers from the ind
     );
     const result = (await client.callTool({ name: 'semantic_search', arguments: { query: 'grind the beans before brewing', limit: 2 } })) as { content: { type: string; text: string }[]; isError?: boolean };
     assert.ok(!result.isError, result.content[0]?.text);
-    const body = JSON.parse(result.content[0].text) as { count: number; results: { path: string; startLine: number; endLine: number; text: string }[] };
+    const body = JSON.parse(result.content[0].text) as { query: string; count: number; results: { path: string; title: string; startLine: number; endLine: number; snippet: string; score: number; sections: unknown[] }[] };
+    assert.equal(body.query, 'grind the beans before brewing');
     assert.equal(body.count, 2);
     assert.equal(body.results[0].path, 'kitchen/coffee.md');
+    assert.equal(body.results[0].title, 'Coffee');
     assert.deepEqual([body.results[0].startLine, body.results[0].endLine], [1, 2]);
-    assert.match(body.results[0].text, /Grind the beans/);
+    assert.match(body.results[0].snippet, /Grind the beans/);
+    assert.ok(body.results[0].score > 0 && body.results[0].score <= 1);
+    assert.ok(Array.isArray(body.results[0].sections));
+    assert.notEqual(body.results[0].path, body.results[1].path, 'one result per note');
+    // chunks: true keeps the per-passage shape.
+    const chunks = (await client.callTool({ name: 'semantic_search', arguments: { query: 'water the tomatoes', chunks: true } })) as { content: { type: string; text: string }[] };
+    const passages = JSON.parse(chunks.content[0].text) as { results: Record<string, unknown>[] };
+    assert.deepEqual(Object.keys(passages.results[0]).sort(), ['endLine', 'heading', 'path', 'score', 'startLine', 'text']);
+    assert.deepEqual(passages.results.slice(0, 2).map((r) => r.path), ['garden.md', 'garden.md'], 'both garden sections, as passages');
   } finally {
     await client.close();
     rmSync(root, { recursive: true, force: true });

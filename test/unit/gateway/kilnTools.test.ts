@@ -112,10 +112,14 @@ describe('kiln tools', () => {
       kilnRoot: root,
       host: { log: silentLogger, confirm: async () => true },
       confirmDestructive: false,
-      semanticSearch: async (query, limit) => [{ path: 'welcome.md', score: 0.9, text: `${query}:${limit}` }],
+      semanticSearch: async (query, limit, _signal, options) => [{ path: 'welcome.md', score: 0.9, text: `${query}:${limit}:${options?.chunks === true}` }],
     }).find((t) => t.name === 'semantic_search')!;
     const hits = JSON.parse(textOf(await withIndex.call({ query: 'warm', limit: 3 })));
-    assert.equal(hits.results[0].text, 'warm:3');
+    assert.deepEqual([hits.query, hits.count, hits.results[0].text], ['warm', 1, 'warm:3:false']);
+    assert.equal(JSON.parse(textOf(await withIndex.call({ query: 'warm', chunks: true }))).results[0].text, 'warm:10:true');
+    // A pasted page is refused with a clear error, not sent to the embedder.
+    const huge = await withIndex.call({ query: 'x'.repeat(10_001) });
+    assert.equal(huge.isError, true);
   });
 
   test('create_note never overwrites; update_note merges frontmatter and keeps it when only content changes; delete asks first', async () => {

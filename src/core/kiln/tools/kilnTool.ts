@@ -7,7 +7,7 @@ import type { ChangeReviewer, ReviewPolicy } from '../../changes/changeReview';
 import type { Host } from '../../host';
 import { KilnToolError } from './kilnToolErrors';
 
-/** One semantic search hit, as the index's search returns it. */
+/** One matching chunk (`chunks: true`): the shape semantic_search always had. */
 export interface SemanticHit {
   path: string;
   score: number;
@@ -17,8 +17,20 @@ export interface SemanticHit {
   endLine?: number;
 }
 
+/** One note: its best section's place and text, and its other matching sections. Scores are relevances in 0–1. */
+export interface SemanticNoteHit {
+  path: string;
+  title: string;
+  heading: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  snippet: string;
+  sections: { heading: string; startLine: number; endLine: number; snippet: string; score: number }[];
+}
+
 /** The index's search, injected so the kiln tools do not depend on how (or whether) the index is built. */
-export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal) => Promise<SemanticHit[]>;
+export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }) => Promise<(SemanticHit | SemanticNoteHit)[]>;
 
 /** What every kiln tool needs; built once per kiln by the host. */
 export interface KilnToolContext {

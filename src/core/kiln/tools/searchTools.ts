@@ -64,14 +64,19 @@ export function searchTools(ctx: KilnToolContext): KilnTool[] {
   const semanticSearch = defineKilnTool({
     name: 'semantic_search',
     title: 'Semantic search',
-    description: 'Find the passages of notes closest in meaning to a query, using the kiln index.',
-    schema: z.strictObject({ query: z.string().min(1).describe('What to look for, in natural language'), limit: limitSchema(10) }),
+    description:
+      'Find the notes that best match a query (its words and its meaning), using the kiln index. One result per note: the best-matching section (lines, text) plus the other matching sections; score is a relevance from 0 to 1. chunks: true lists matching passages instead.',
+    schema: z.strictObject({
+      query: z.string().min(1).max(10_000).describe('What to look for, in natural language'),
+      limit: limitSchema(10),
+      chunks: z.boolean().optional().describe('One result per matching passage (chunk) instead of per note'),
+    }),
     annotations: READ_ONLY,
     async handler(args, signal) {
       if (!ctx.semanticSearch) {
         throw new KilnToolError('index-unavailable', 'Semantic search is not available: the kiln has no index yet (run `hearth index`). Use text_search instead.');
       }
-      const hits = await ctx.semanticSearch(args.query, args.limit ?? 10, signal);
+      const hits = await ctx.semanticSearch(args.query, args.limit ?? 10, signal, { chunks: args.chunks });
       return jsonResult({ query: args.query, count: hits.length, results: hits.map((hit) => ({ ...hit })) });
     },
   });

@@ -1,0 +1,326 @@
+import { TopK } from './store/quantize.js';
+import type { ChunkRecord } from './store/vectorStore.js';
+import { tokenize } from './tokenize.js';
+
+/** A note's fields, in the order of their columns in the postings. */
+export const FIELDS = ['title', 'headings', 'lead', 'body'] as const;
+const F = FIELDS.length;
+
+export interface FieldParams {
+  /** How much one occurrence in the field counts against one in the body. */
+  weight: number;
+  /** Length normalization (0: none, 1: full). */
+  b: number;
+}
+
+/**
+ * Tuned on the dev set (test/eval/dev.json): the title (and file name), heading path and opening
+ * lines carry what a note is about (the opening lines alone moved top-1 from 0.90 to 0.92); a body
+ * that repeats a word saturates (k1) and long bodies are normalized. The title's weight is high
+ * enough that one title word outweighs a word repeated through a long body (the dev set itself is
+ * indifferent between 4 and 12).
+ */
+export const DEFAULT_FIELDS: Record<(typeof FIELDS)[number], FieldParams> = {
+  title: { weight: 10, b: 0.3 },
+  headings: { weight: 1.5, b: 0.5 },
+  lead: { weight: 2.5, b: 0.3 },
+  body: { weight: 1, b: 0.75 },
+};
+const K1 = 1.2;
+/** Words of the body (after headings and link targets are dropped) that make its opening. */
+const LEAD_WORDS = 60;
+/** A query's first this many distinct words count; a pasted page does not cost a scan per word. */
+const MAX_QUERY_TERMS = 256;
+const MAX_QUERY_CHARS = 4000;
+/** Notes changed or removed since the last build: past this share, a rebuild is worth it. */
+const REBUILD_SHARE = 0.2;
+
+export interface NoteBm25BuildOptions {
+  /** Longest stretch of work between two returns to the event loop (default 8 ms). */
+  sliceMs?: number;
+  /** Also return to the event loop after this many steps (tests count these, not a clock). */
+  sliceSteps?: number;
+  signal?: AbortSignal;
+}
+
+/** The query as the index scores it: distinct known and unknown words with their idf. */
+export interface LexicalQuery {
+  /** The query as given (capped). */
+  text: string;
+  terms: { id: number | undefined; text: string; idf: number }[];
+  /** Sum of every query word's idf: the score a note matching them all fully would reach. */
+  norm: number;
+}
+
+/**
+ * Field-weighted BM25 (BM25F) over whole notes: title and file name, heading path, opening lines and
+ * body are fields with their own weight and length normalization; term frequencies are combined
+ * across fields before saturation, so a word repeated in the body cannot outweigh the same word in
+ * the title. `relevance` is the score divided by the score of a note that matched every query word
+ * to saturation: 0–1, the share of the query (weighted by rarity) the note covers. The bulk is flat
+ * postings in typed arrays (term → notes with four term counts); notes changed later are tombstoned
+ * and added to a small second index, so one saved note never rebuilds it all.
+ */
+export class NoteBm25 {
+  private readonly termIds = new Map<string, number>();
+  private offsets = new Uint32Array(1);
+  private postDocs = new Uint32Array(0);
+  private postTfs = new Uint16Array(0);
+  private readonly added = new Map<number, { docs: number[]; tfs: number[] }>();
+  private readonly docs: { path: string; chunks: ChunkRecord[] }[] = [];
+  private lengths = new Float32Array(64 * F);
+  private dead = new Uint8Array(64);
+  private readonly byPath = new Map<string, number>();
+  private readonly totals = new Float64Array(F);
+  private chunkTotal = 0;
+  private chunkLengthTotal = 0;
+  private live = 0;
+  private changed = 0;
+
+  constructor(
+    notes: Iterable<ChunkRecord[]> = [],
+    private readonly fields = DEFAULT_FIELDS,
+  ) {
+    for (const _ of this.buildSteps(notes));
+  }
+
+  /** The same build in slices, handing the event loop back every `sliceMs` (100k chunks take seconds). */
+  static async build(notes: Iterable<ChunkRecord[]>, options: NoteBm25BuildOptions = {}, fields = DEFAULT_FIELDS): Promise<NoteBm25> {
+    const index = new NoteBm25([], fields);
+    const sliceMs = options.sliceMs ?? 8;
+    const sliceSteps = options.sliceSteps ?? Infinity;
+    let sliceStart = performance.now();
+    let inSlice = 0;
+    for (const _ of index.buildSteps(notes)) {
+      if (++inSlice < sliceSteps && (inSlice & 15 || performance.now() - sliceStart < sliceMs)) continue;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      options.signal?.throwIfAborted();
+      sliceStart = performance.now();
+      inSlice = 0;
+    }
+    return index;
+  }
+
+  /** Groups chunks by note (the store yields them in any order), each note's in line order. */
+  static notesOf(chunks: Iterable<ChunkRecord>): ChunkRecord[][] {
+    const byNote = new Map<string, ChunkRecord[]>();
+    for (const chunk of chunks) {
+      const list = byNote.get(chunk.notePath);
+      if (list) list.push(chunk);
+      else byNote.set(chunk.notePath, [chunk]);
+    }
+    return [...byNote.values()].map((list) => list.sort((a, b) => a.startLine - b.startLine));
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** True when enough has changed since the build that a fresh build is worth it. */
+  get stale(): boolean {
+    return this.changed > Math.max(50, this.docs.length * REBUILD_SHARE);
+  }
+
+  has(notePath: string): boolean {
+    return this.byPath.has(notePath);
+  }
+
+  /** The note's chunks in line order (as indexed), or undefined when it is not in the index. */
+  chunksOf(notePath: string): ChunkRecord[] | undefined {
+    const doc = this.byPath.get(notePath);
+    return doc === undefined ? undefined : this.docs[doc].chunks;
+  }
+
+  removeNote(notePath: string): void {
+    const doc = this.byPath.get(notePath);
+    if (doc === undefined) return;
+    this.dead[doc] = 1;
+    for (let f = 0; f < F; f++) this.totals[f] -= this.lengths[doc * F + f];
+    this.chunkTotal -= this.docs[doc].chunks.length;
+    this.chunkLengthTotal -= this.lengths[doc * F + 3];
+    this.live--;
+    this.changed++;
+    this.byPath.delete(notePath);
+  }
+
+  /** Adds (or replaces) one note after the build: it goes to the small second index. */
+  addNote(chunks: ChunkRecord[]): void {
+    if (chunks.length === 0) return;
+    this.removeNote(chunks[0].notePath);
+    const terms = this.termsOf(chunks);
+    const doc = this.register(chunks, terms.lengths);
+    this.changed++;
+    for (const [id, tfs] of terms.counts) {
+      let posting = this.added.get(id);
+      if (!posting) this.added.set(id, (posting = { docs: [], tfs: [] }));
+      posting.docs.push(doc);
+      for (let f = 0; f < F; f++) posting.tfs.push(tfs[f]);
+    }
+  }
+
+  query(text: string): LexicalQuery {
+    const n = Math.max(1, this.live);
+    const terms: LexicalQuery['terms'] = [];
+    let norm = 0;
+    for (const term of new Set(tokenize(text))) {
+      if (terms.length >= MAX_QUERY_TERMS) break;
+      const id = this.termIds.get(term);
+      const df = id === undefined ? 0 : this.docFrequency(id);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      terms.push({ id, text: term, idf });
+      norm += idf;
+    }
+    return { text: text.slice(0, MAX_QUERY_CHARS), terms, norm };
+  }
+
+  /** Relevance (0–1) of every note sharing a word with the query; the best `k` first. */
+  search(text: string, k: number): { path: string; relevance: number }[] {
+    const { scores, touched } = this.scoreAll(this.query(text));
+    const top = new TopK(Math.max(0, k));
+    for (const doc of touched) top.push(scores[doc], doc);
+    return top.sorted().map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
+  }
+
+  /** Relevance of every note sharing a word with the query, by path (hybrid looks up the vector side's notes here). */
+  relevances(q: LexicalQuery): Map<string, number> {
+    const { scores, touched } = this.scoreAll(q);
+    return new Map(touched.map((doc) => [this.docs[doc].path, scores[doc]]));
+  }
+
+  /**
+   * Relevance (0–1) of one section for the query: BM25 over its heading path and text, with the
+   * notes' idf, normalized like a note's score. Ranks the sections inside a note.
+   */
+  sectionRelevance(q: LexicalQuery, chunk: ChunkRecord): number {
+    if (q.norm === 0) return 0;
+    const tokens = tokenize(`${chunk.headingPath.join(' ')} ${chunk.text}`);
+    const counts = new Map<string, number>();
+    for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const avg = this.chunkTotal > 0 ? this.chunkLengthTotal / this.chunkTotal : tokens.length || 1;
+    const norm = 1 - this.fields.body.b + (this.fields.body.b * tokens.length) / (avg || 1);
+    let score = 0;
+    for (const term of q.terms) {
+      const tf = counts.get(term.text);
+      if (!tf) continue;
+      const t = tf / norm;
+      score += (term.idf * t) / (K1 + t);
+    }
+    return score / q.norm;
+  }
+
+  private scoreAll(q: LexicalQuery): { scores: Float64Array; touched: number[] } {
+    const scores = new Float64Array(this.docs.length);
+    const touched: number[] = [];
+    if (q.norm === 0) return { scores, touched };
+    const avg = Array.from(this.totals, (total) => (this.live > 0 ? total / this.live : 1) || 1);
+    const params = FIELDS.map((name) => this.fields[name]);
+    const add = (doc: number, tfs: ArrayLike<number>, at: number, idf: number) => {
+      if (this.dead[doc]) return;
+      let tf = 0;
+      for (let f = 0; f < F; f++) {
+        const count = tfs[at + f];
+        if (count === 0) continue;
+        const { weight, b } = params[f];
+        tf += (weight * count) / (1 - b + (b * this.lengths[doc * F + f]) / avg[f]);
+      }
+      if (scores[doc] === 0) touched.push(doc);
+      scores[doc] += (idf * tf) / (K1 + tf) / q.norm;
+    };
+    for (const term of q.terms) {
+      if (term.id === undefined) continue;
+      const id = term.id;
+      const [start, end] = id + 1 < this.offsets.length ? [this.offsets[id], this.offsets[id + 1]] : [0, 0];
+      for (let p = start; p < end; p++) add(this.postDocs[p], this.postTfs, p * F, term.idf);
+      const extra = this.added.get(id);
+      extra?.docs.forEach((doc, i) => add(doc, extra.tfs, i * F, term.idf));
+    }
+    return { scores, touched };
+  }
+
+  private docFrequency(id: number): number {
+    const base = id + 1 < this.offsets.length ? this.offsets[id + 1] - this.offsets[id] : 0;
+    return base + (this.added.get(id)?.docs.length ?? 0);
+  }
+
+  /** Pass 1: each note's term counts and document frequencies; pass 2: postings laid out by term. */
+  private *buildSteps(notes: Iterable<ChunkRecord[]>): Generator<void> {
+    const docTerms: Map<number, number[]>[] = [];
+    const df: number[] = [];
+    for (const chunks of notes) {
+      if (chunks.length === 0) continue;
+      const terms = this.termsOf(chunks);
+      docTerms.push(terms.counts);
+      this.register(chunks, terms.lengths);
+      for (const id of terms.counts.keys()) df[id] = (df[id] ?? 0) + 1;
+      yield;
+    }
+    this.offsets = new Uint32Array(this.termIds.size + 1);
+    for (let t = 0; t < this.termIds.size; t++) this.offsets[t + 1] = this.offsets[t] + (df[t] ?? 0);
+    const fill = this.offsets.slice(0, -1);
+    this.postDocs = new Uint32Array(this.offsets[this.offsets.length - 1]);
+    this.postTfs = new Uint16Array(this.postDocs.length * F);
+    for (let doc = 0; doc < docTerms.length; doc++) {
+      for (const [id, tfs] of docTerms[doc]) {
+        const at = fill[id]++;
+        this.postDocs[at] = doc;
+        for (let f = 0; f < F; f++) this.postTfs[at * F + f] = Math.min(tfs[f], 0xffff);
+      }
+      yield;
+    }
+  }
+
+  /** Term id → counts per field, and the fields' lengths in words. */
+  private termsOf(chunks: ChunkRecord[]): { counts: Map<number, number[]>; lengths: number[] } {
+    const first = chunks[0];
+    const stem = first.notePath.replace(/\.(md|markdown)$/i, '');
+    // Title and file name often say the same: a word counts once in the field.
+    const title = [...new Set([...tokenize(first.title), ...tokenize(stem)])];
+    const headings = tokenize([...new Set(chunks.flatMap((c) => c.headingPath))].join('\n'));
+    const body = chunks.map((c) => c.text).join('\n');
+    const prose = body
+      .split('\n')
+      .filter((line) => !/^\s{0,3}#{1,6}\s/.test(line))
+      .join('\n')
+      .replace(/\]\([^)]*\)/g, ']')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/https?:\/\/\S+/g, ' ');
+    const lead = tokenize(prose.slice(0, LEAD_WORDS * 12)).slice(0, LEAD_WORDS);
+    const fields = [title, headings, lead, tokenize(body)];
+    const counts = new Map<number, number[]>();
+    fields.forEach((tokens, f) => {
+      for (const token of tokens) {
+        let id = this.termIds.get(token);
+        if (id === undefined) {
+          id = this.termIds.size;
+          this.termIds.set(token, id);
+        }
+        let tfs = counts.get(id);
+        if (!tfs) counts.set(id, (tfs = new Array<number>(F).fill(0)));
+        tfs[f]++;
+      }
+    });
+    return { counts, lengths: fields.map((t) => t.length) };
+  }
+
+  private register(chunks: ChunkRecord[], lengths: number[]): number {
+    const doc = this.docs.length;
+    this.docs.push({ path: chunks[0].notePath, chunks });
+    if (doc >= this.dead.length) {
+      const lens = new Float32Array(doc * 2 * F);
+      lens.set(this.lengths);
+      this.lengths = lens;
+      const dead = new Uint8Array(doc * 2);
+      dead.set(this.dead);
+      this.dead = dead;
+    }
+    for (let f = 0; f < F; f++) {
+      this.lengths[doc * F + f] = lengths[f];
+      this.totals[f] += lengths[f];
+    }
+    this.chunkTotal += chunks.length;
+    this.chunkLengthTotal += lengths[3];
+    this.live++;
+    this.byPath.set(chunks[0].notePath, doc);
+    return doc;
+  }
+}

@@ -1,0 +1,193 @@
+import type { LexicalQuery, NoteBm25 } from './noteBm25.js';
+import { joinHeading, roundScore, type SearchResult } from './searchResult.js';
+import { makeSnippet } from './snippet.js';
+import { tokenize } from './tokenize.js';
+import type { ChunkRecord, SearchHit } from './store/vectorStore.js';
+
+/**
+ * Weight of the lexical relevance in a hybrid score (the vector side has the rest). Tuned on the dev
+ * set with a weak embedder: from 0.6 to 0.9 the vector side cost the right note its first place in a
+ * few queries; at 0.95 hybrid is never worse than either side alone. Words decide, meaning breaks
+ * ties and finds the notes that share no word with the query.
+ */
+export const LEXICAL_WEIGHT = 0.95;
+/** A result lists at most this many other sections of its note. */
+export const MAX_SECTIONS = 8;
+
+export interface ScoredSection {
+  chunk: ChunkRecord;
+  score: number;
+}
+
+/** One note of a ranking: its score and its matching sections, best first (at least one). */
+export interface RankedNote {
+  path: string;
+  score: number;
+  sections: ScoredSection[];
+}
+
+/** Cosine (clipped to 0–1: opposite meaning is no relevance) of each chunk and the best per note. */
+function vectorSide(hits: SearchHit[]): { byChunk: Map<string, number>; byNote: Map<string, ScoredSection[]> } {
+  const byChunk = new Map<string, number>();
+  const byNote = new Map<string, ScoredSection[]>();
+  for (const { chunk, score } of hits) {
+    const s = Math.max(0, Math.min(1, score));
+    byChunk.set(chunk.id, s);
+    const list = byNote.get(chunk.notePath);
+    if (list) list.push({ chunk, score: s });
+    else byNote.set(chunk.notePath, [{ chunk, score: s }]);
+  }
+  return { byChunk, byNote };
+}
+
+/** Semantic mode: a note scores its best chunk's cosine; its other chunks among the hits are its sections. */
+export function rankSemantic(hits: SearchHit[], limit: number): RankedNote[] {
+  const { byNote } = vectorSide(hits);
+  return [...byNote]
+    .map(([path, sections]) => ({ path, score: sections[0].score, sections: sections.sort((a, b) => b.score - a.score) }))
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, limit);
+}
+
+/**
+ * Hybrid: each candidate note (the lexical top and every note the vector side found) scores
+ * `LEXICAL_WEIGHT · lexical + (1 − LEXICAL_WEIGHT) · cosine`, both relevances in 0–1, so a note
+ * must do well on both sides to beat a clear match on one. Sections are ranked the same way, from
+ * each section's own BM25 and cosine.
+ */
+export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[], limit: number, lexicalWeight = LEXICAL_WEIGHT): RankedNote[] {
+  const lexical = lexicon.relevances(q);
+  const { byChunk, byNote } = vectorSide(hits);
+  const candidates = new Map<string, number>();
+  for (const [path, relevance] of lexical) candidates.set(path, lexicalWeight * relevance);
+  for (const [path, sections] of byNote) {
+    const best = Math.max(...sections.map((s) => s.score));
+    candidates.set(path, (candidates.get(path) ?? 0) + (1 - lexicalWeight) * best);
+  }
+  const sorted = [...candidates].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  // Phrases: the leading candidates are re-ranked by how many of the query's word pairs they contain
+  // in that order (a half-remembered sentence often keeps a few of its word pairs).
+  const pairs = queryPairs(q);
+  if (pairs.size > 0) {
+    const head = sorted.slice(0, Math.max(RERANK_DEPTH, limit));
+    for (const entry of head) {
+      const chunks = lexicon.chunksOf(entry[0]) ?? byNote.get(entry[0])?.map((s) => s.chunk) ?? [];
+      entry[1] = (1 - PHRASE_WEIGHT - TITLE_WEIGHT) * entry[1] + PHRASE_WEIGHT * pairCoverage(pairs, chunks) + TITLE_WEIGHT * titleCoverage(q, chunks);
+    }
+    head.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    sorted.splice(0, head.length, ...head);
+  }
+  const top = sorted.slice(0, limit);
+  return top.map(([path, score]) => {
+    const chunks = lexicon.chunksOf(path) ?? byNote.get(path)?.map((s) => s.chunk) ?? [];
+    const sections: ScoredSection[] = [];
+    for (const chunk of chunks) {
+      const words = lexicon.sectionRelevance(q, chunk);
+      const cosine = byChunk.get(chunk.id);
+      if (words === 0 && cosine === undefined) continue;
+      sections.push({ chunk, score: lexicalWeight * words + (1 - lexicalWeight) * (cosine ?? 0) });
+    }
+    // A note found by the vector side only through chunks BM25 never saw (a race with a run) still shows one.
+    if (sections.length === 0 && chunks[0]) sections.push({ chunk: chunks[0], score });
+    sections.sort((a, b) => b.score - a.score || a.chunk.startLine - b.chunk.startLine);
+    return { path, score, sections };
+  });
+}
+
+/** Candidates re-ranked by phrase, and the weight of the phrase part in their score. */
+const RERANK_DEPTH = 30;
+const PHRASE_WEIGHT = 0.2;
+/** Characters of a note read for its word pairs (the opening of a long note says what it is about). */
+const PHRASE_CHARS = 20_000;
+
+function queryPairs(q: LexicalQuery): Set<string> {
+  const pairs = new Set<string>();
+  const words = tokenize(q.text);
+  for (let i = 0; i + 1 < words.length && pairs.size < 64; i++) pairs.add(`${words[i]} ${words[i + 1]}`);
+  return pairs;
+}
+
+const TITLE_WEIGHT = 0.1;
+
+/** Share of the note's title words (title or file name, the better) that the query names. */
+function titleCoverage(q: LexicalQuery, chunks: ChunkRecord[]): number {
+  if (chunks.length === 0) return 0;
+  const words = new Set(q.terms.map((t) => t.text));
+  const share = (text: string) => {
+    const title = new Set(tokenize(text));
+    if (title.size === 0) return 0;
+    let hit = 0;
+    for (const w of title) if (words.has(w)) hit++;
+    return hit / title.size;
+  };
+  const name = chunks[0].notePath.replace(/\.(md|markdown)$/i, '').split('/').pop() ?? '';
+  return Math.max(share(chunks[0].title), share(name));
+}
+
+/** Share of the query's word pairs found, in order, in the note's title, headings and text. */
+function pairCoverage(pairs: Set<string>, chunks: ChunkRecord[]): number {
+  if (chunks.length === 0) return 0;
+  let text = `${chunks[0].title}\n`;
+  for (const chunk of chunks) {
+    if (text.length > PHRASE_CHARS) break;
+    text += `${chunk.text}\n`;
+  }
+  const words = tokenize(text.slice(0, PHRASE_CHARS));
+  let found = 0;
+  const seen = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const pair = `${words[i]} ${words[i + 1]}`;
+    if (pairs.has(pair) && !seen.has(pair)) {
+      seen.add(pair);
+      found++;
+    }
+  }
+  return found / pairs.size;
+}
+
+export interface ResultOptions {
+  /** Today's per-chunk results instead of one per note. */
+  chunks?: boolean;
+  limit: number;
+  snippetChars?: number;
+}
+
+/** Notes as results (the best section's fields plus the others), or with `chunks` every section as its own result. */
+export function toResults(ranked: RankedNote[], query: string, options: ResultOptions): SearchResult[] {
+  const section = (s: ScoredSection) => ({
+    heading: joinHeading(s.chunk.headingPath),
+    startLine: s.chunk.startLine,
+    endLine: s.chunk.endLine,
+    snippet: makeSnippet(s.chunk.text, query, options.snippetChars),
+    score: roundScore(s.score),
+  });
+  if (options.chunks) {
+    return ranked
+      .flatMap((note) => note.sections.map((s) => ({ s, noteScore: note.score })))
+      .sort((a, b) => b.s.score - a.s.score || b.noteScore - a.noteScore)
+      .slice(0, options.limit)
+      .map(({ s }) => {
+        const { heading, startLine, endLine, snippet, score } = section(s);
+        return { path: s.chunk.notePath, title: s.chunk.title, heading, startLine, endLine, score, snippet };
+      });
+  }
+  return ranked.slice(0, options.limit).map((note) => {
+    const [best, ...others] = note.sections;
+    const { heading, startLine, endLine, snippet } = section(best);
+    return { path: note.path, title: best.chunk.title, heading, startLine, endLine, score: roundScore(note.score), snippet, sections: others.slice(0, MAX_SECTIONS).map(section) };
+  });
+}
+
+/** Text mode: matching lines (path order, score 1) grouped into notes, the first line as the hit. */
+export function groupLines(lines: SearchResult[], limit: number): SearchResult[] {
+  const notes = new Map<string, SearchResult>();
+  for (const line of lines) {
+    const note = notes.get(line.path);
+    if (note) {
+      if (note.sections!.length < MAX_SECTIONS) note.sections!.push({ heading: line.heading, startLine: line.startLine, endLine: line.endLine, snippet: line.snippet, score: line.score });
+    } else if (notes.size < limit) {
+      notes.set(line.path, { ...line, sections: [] });
+    }
+  }
+  return [...notes.values()];
+}

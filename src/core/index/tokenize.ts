@@ -1,0 +1,36 @@
+const TOKEN = /[\p{L}\p{N}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const MARKS = /\p{M}+/gu;
+
+/**
+ * Lower-cased words and numbers of any script, accents folded (`café` and `cafe` are one word); the
+ * same split for notes and queries. Chinese, Japanese and Korean are written without spaces, so a
+ * run of their characters becomes its overlapping character pairs (`日本語` → `日本`, `本語`): a
+ * query word then matches inside a longer run, as in search engines for those languages.
+ */
+export function tokenize(text: string): string[] {
+  const words = fold(text).match(TOKEN) ?? [];
+  if (!CJK.test(text)) return words;
+  const out: string[] = [];
+  for (const word of words) {
+    if (!CJK.test(word)) {
+      out.push(word);
+      continue;
+    }
+    for (const run of word.match(CJK_RUNS) ?? []) {
+      const chars = [...run];
+      if (!CJK.test(run) || chars.length === 1) out.push(run);
+      else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+    }
+  }
+  return out;
+}
+
+/** Lower case without accents (NFD, marks dropped, then NFC so Hangul syllables come back whole). */
+export function fold(text: string): string {
+  const lower = text.toLowerCase();
+  // Plain ASCII has nothing to fold: skip the two normalizations.
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(MARKS, '').normalize('NFC');
+}

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NoteBm25 } from '../../../src/core/index/noteBm25';
+import { makeSnippet } from '../../../src/core/index/snippet';
+import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
+import { tokenize } from '../../../src/core/index/tokenize';
+
+let ids = 0;
+const chunk = (notePath: string, text: string, title = notePath.replace(/\.md$/, ''), headingPath: string[] = [], startLine = 1): ChunkRecord => ({
+  id: `${notePath}#${ids++}`,
+  notePath,
+  title,
+  headingPath,
+  startLine,
+  endLine: startLine + text.split('\n').length - 1,
+  text,
+  contentHash: 'h',
+});
+
+const FILLER = ['river', 'stone', 'window', 'paper', 'lamp', 'cloud', 'orange', 'violin', 'carpet', 'ladder', 'pencil', 'garden'];
+const filler = (n: number, seed = 0) => Array.from({ length: n }, (_, i) => FILLER[(i * 7 + seed) % FILLER.length]).join(' ');
+
+test('tokenize: lower-cased words of any script, accents folded, CJK as character pairs, emoji dropped', () => {
+  assert.deepEqual(tokenize('Café au-lait, 2 Tassen; ÜBER straße #tag'), ['cafe', 'au', 'lait', '2', 'tassen', 'uber', 'straße', 'tag']);
+  assert.deepEqual(tokenize('日本語のメモ'), ['日本', '本語', '語の', 'のメ', 'メモ']);
+  assert.deepEqual(tokenize('한국어 x'), ['한국', '국어', 'x']);
+  assert.deepEqual(tokenize('🍅🔥'), []);
+});
+
+test('snippets: short text whole, long text cut around the first query word on a word boundary, accents folded', () => {
+  assert.equal(makeSnippet('  short\n\ntext  ', 'x'), 'short text');
+  const long = `${'alpha '.repeat(100)}the needle is here ${'omega '.repeat(100)}`;
+  const snippet = makeSnippet(long, 'needle', 80);
+  assert.match(snippet, /^….*the needle is here.*…$/);
+  assert.ok(snippet.length <= 82);
+  assert.match(makeSnippet(long, 'absent', 40), /^alpha .*…$/);
+  assert.match(makeSnippet(`${'alpha '.repeat(100)}un café noir ${'omega '.repeat(100)}`, 'cafe', 60), /café noir/);
+});
+
+test('ranking: a note titled with the query word beats a long note repeating it; plain BM25 over the whole text would not', () => {
+  const compost = { path: 'compost.md', title: 'Compost', text: 'How to start a heap behind the shed.' };
+  const diary = { path: 'diary.md', title: 'Diary', text: `${filler(300)} ${'compost '.repeat(40)} ${filler(300, 3)}` };
+  const others = Array.from({ length: 20 }, (_, i) => ({ path: `other${i}.md`, title: `Other ${i}`, text: filler(80, i) }));
+  const all = [compost, diary, ...others];
+  assert.equal(new NoteBm25(all.map((n) => [chunk(n.path, n.text, n.title)])).search('compost', 5)[0].path, 'compost.md');
+  // Plain BM25: the title is just more text of the one field (what search did before).
+  const body = { title: { weight: 0, b: 0 }, headings: { weight: 0, b: 0 }, lead: { weight: 0, b: 0 }, body: { weight: 1, b: 0.75 } };
+  const plain = new NoteBm25(all.map((n) => [chunk(n.path, `${n.title} ${n.text}`, '')]), body);
+  assert.equal(plain.search('compost', 5)[0].path, 'diary.md', 'the test must tell the two apart');
+});
+
+test('ranking: headings and opening lines count more than a mention deep in the body; relevance is 0–1 and grows with the words matched', () => {
+  const notes = [
+    [chunk('a.md', '# Notes\nIntro.', 'Notes', ['Notes']), chunk('a.md', `## Sourdough starter\nFeed it daily. ${filler(40)}`, 'Notes', ['Notes', 'Sourdough starter'], 3)],
+    [chunk('b.md', `# Misc\n${filler(200)} a sourdough remark ${filler(200, 5)}`, 'Misc', ['Misc'])],
+    [chunk('c.md', `# Bread\nSourdough starter and flour make bread. ${filler(60)}`, 'Bread', ['Bread'])],
+    ...Array.from({ length: 10 }, (_, i) => [chunk(`z${i}.md`, filler(50, i))]),
+  ];
+  const index = new NoteBm25(notes);
+  const hits = index.search('sourdough starter', 10);
+  assert.deepEqual(hits.map((h) => h.path).slice(0, 2).sort(), ['a.md', 'c.md']);
+  assert.equal(hits[hits.length - 1].path, 'b.md');
+  for (const h of hits) assert.ok(h.relevance > 0 && h.relevance < 1, `${h.path} ${h.relevance}`);
+  const all = index.search('sourdough starter flour bread', 10)[0];
+  const one = index.search('sourdough zebra quokka wombat', 10)[0];
+  assert.equal(all.path, 'c.md');
+  assert.ok(all.relevance > 2 * one.relevance, `${all.relevance} vs ${one.relevance}: unknown words lower the share matched`);
+  assert.deepEqual(index.search('zebra', 10), []);
+  assert.deepEqual(index.search('', 10), []);
+});
+
+test('note BM25 incremental: a removed note is never returned, a replaced note is found by its new words, many changes make it stale', () => {
+  const notes = Array.from({ length: 100 }, (_, i) => [chunk(`n${i}.md`, `common words number ${i}`)]);
+  const index = new NoteBm25(notes);
+  assert.equal(index.size, 100);
+  index.removeNote('n3.md');
+  assert.ok(!index.search('3 number', 100).some((h) => h.path === 'n3.md'));
+  assert.equal(index.size, 99);
+  index.addNote([chunk('n3.md', 'brand new zanzibar text')]);
+  assert.deepEqual(index.search('zanzibar', 5).map((h) => h.path), ['n3.md']);
+  index.addNote([chunk('n4.md', 'common zanzibar')]);
+  assert.deepEqual(index.search('zanzibar', 5).map((h) => h.path).sort(), ['n3.md', 'n4.md']);
+  assert.equal(index.search('number', 200).length, 98, 'n4 replaced: its old words are gone');
+  assert.equal(index.stale, false);
+  for (let i = 10; i < 70; i++) index.removeNote(`n${i}.md`);
+  assert.equal(index.stale, true);
+});
+
+test('note BM25 sliced build: the event loop runs between slices, and the result equals the one-go build; abort stops it', async () => {
+  const notes = Array.from({ length: 600 }, (_, i) => [chunk(`n${i}.md`, `${FILLER[i % 12]} ${FILLER[(i * 5) % 12]} note ${i}`), chunk(`n${i}.md`, filler(5, i), undefined, ['Part'], 3)]);
+  let ticks = 0;
+  let ticker: NodeJS.Immediate | undefined;
+  const tick = () => {
+    ticks++;
+    ticker = setImmediate(tick);
+  };
+  ticker = setImmediate(tick);
+  const sliced = await NoteBm25.build(notes, { sliceSteps: 50, sliceMs: Infinity });
+  clearImmediate(ticker);
+  assert.ok(ticks >= 10, `only ${ticks} event loop turns during the build`);
+  const whole = new NoteBm25(notes);
+  for (const query of ['river', 'stone lamp', 'note 17', 'part orange', 'absent']) assert.deepEqual(sliced.search(query, 20), whole.search(query, 20), query);
+  const controller = new AbortController();
+  const aborted = NoteBm25.build(notes, { sliceSteps: 50, signal: controller.signal });
+  controller.abort();
+  await assert.rejects(aborted);
+});
