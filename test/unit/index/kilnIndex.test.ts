@@ -97,7 +97,10 @@ test('search modes: semantic and hybrid carry path, title, heading, lines, score
     assert.ok(semantic[0].score > 0 && semantic[0].score <= 1.0001);
 
     const text = await index.search('TOMATOES', { mode: 'text', limit: 10 });
-    assert.deepEqual(text.map((h) => [h.path, h.startLine, h.heading]), [['garden.md', 6, 'Plants'], ['garden.md', 9, 'Plants > Watering']]);
+    assert.deepEqual(text.map((h) => [h.path, h.startLine, h.heading, h.score]), [['garden.md', 6, 'Plants', 1]]);
+    assert.deepEqual(text[0].sections?.map((s) => [s.startLine, s.heading]), [[9, 'Plants > Watering']]);
+    const lines = await index.search('TOMATOES', { mode: 'text', limit: 10, chunks: true });
+    assert.deepEqual(lines.map((h) => [h.path, h.startLine, h.heading]), [['garden.md', 6, 'Plants'], ['garden.md', 9, 'Plants > Watering']]);
     const regex = await index.search('/^(Flour|Grind)\\b/', { mode: 'text', limit: 10 });
     assert.deepEqual(regex.map((h) => h.path), ['kitchen/bread.md', 'kitchen/coffee.md']);
     await assert.rejects(index.search('/(/', { mode: 'text' }), (e: { code?: string }) => e.code === 'search.bad_query');
