@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
+import { unifiedDiff } from '../../../src/core/changes/changeDiff.js';
 import { ChangeJournal } from '../../../src/core/changes/changeJournal.js';
 import { isHearthError } from '../../../src/core/errors.js';
 import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess.js';
@@ -149,6 +150,27 @@ test('a journal that cannot be written refuses the edit with a clear error and l
   chmodSync(join(root, '.hearth', 'changes', 'entries'), 0o555);
   await assert.rejects(write(journal, files, 'a.md', Buffer.from('changed')));
   assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'keep me');
+});
+
+test('a journal that cannot be created (its folder is a file) refuses the edit with changes.journal_unwritable; the note is untouched', async () => {
+  const root = kiln();
+  writeFileSync(join(root, 'a.md'), 'keep me');
+  mkdirSync(join(root, '.hearth'));
+  writeFileSync(join(root, '.hearth', 'changes'), 'not a folder');
+  const { journal, files } = journalFor(root);
+  await assert.rejects(write(journal, files, 'a.md', Buffer.from('changed')), (error) => isHearthError(error) && error.code === 'changes.journal_unwritable');
+  assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'keep me');
+});
+
+test('a 20 MB note change is journaled and undone whole; its diff is summarised instead of computed', async () => {
+  const root = kiln();
+  const big = Buffer.alloc(20 * 1024 * 1024, 'x');
+  writeFileSync(join(root, 'big.md'), big);
+  const { journal, files } = journalFor(root);
+  await write(journal, files, 'big.md', Buffer.from('small now'));
+  assert.match(unifiedDiff('big.md', big, Buffer.from('small now')), /larger than 2 MB: 20971520 → 9 bytes/);
+  await applyUndo(journal, files, await planUndo(journal, files, newestTurn(await journal.list())));
+  assert.deepEqual(readFileSync(join(root, 'big.md')), big);
 });
 
 test('a journal folder that is a symlink out of the kiln is refused; nothing is written outside', async () => {
