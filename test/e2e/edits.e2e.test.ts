@@ -63,6 +63,10 @@ before(async () => {
   on((r) => lastUser(r).includes('KEY-basil'), call('b1', 'update_note', { path: 'basil.md', content: '# Basil\n\nLet it flower.\n' }));
   on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0 && text(r).includes('Deleted basil.md'), { content: 'Deleted basil.md as asked.' });
   on((r) => lastUser(r).includes('KEY-delete'), call('d1', 'delete_note', { path: 'basil.md' }));
+  on((r) => lastUser(r).includes('KEY-three') && toolsThisTurn(r) === 3, { content: 'Wrote the three season notes.' });
+  on((r) => lastUser(r).includes('KEY-three'), {
+    toolCalls: ['spring', 'summer', 'autumn'].map((season) => ({ id: `s-${season}`, name: 'create_note', arguments: JSON.stringify({ path: `seasons/${season}.md`, content: `# ${season}\n` }) })),
+  });
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
   writeFileSync(
     join(ws, '.hearth', 'config.toml'),
@@ -122,6 +126,16 @@ test('Reject leaves the note byte-identical and the agent is told why', { skip, 
   await page.keyboard.press('Enter');
   await chat().locator('.markdown', { hasText: 'you rejected it, I will keep the flowers' }).waitFor({ timeout: 30_000 });
   assert.equal(readFileSync(join(ws, 'basil.md'), 'utf8'), BASIL);
+});
+
+test('a three-file turn opens one multi-file review; Accept All applies the three', { skip, timeout: 180_000 }, async () => {
+  await send('KEY-three write notes for three seasons');
+  await page.locator('.tabs-container .tab', { hasText: 'Review: 3 changes by kiln' }).waitFor({ timeout: 60_000 });
+  await screenshot(page, 'edits-review-multi');
+  assert.equal(existsSync(join(ws, 'seasons')), false, 'nothing is written before the decision');
+  await runCommand(page, 'Hearth: Accept All Agent Changes');
+  await chat().locator('.markdown', { hasText: 'Wrote the three season notes.' }).waitFor({ timeout: 30_000 });
+  for (const season of ['spring', 'summer', 'autumn']) assert.equal(readFileSync(join(ws, 'seasons', `${season}.md`), 'utf8'), `# ${season}\n`);
 });
 
 test('a deleted note comes back with Undo Last Agent Change, even after a reload', { skip, timeout: 240_000 }, async () => {

@@ -12,7 +12,7 @@ import type { ChatMessage, ChatOptions, LlmProvider, ToolCall } from '../llm/typ
 import { describeError, isHearthError } from '../errors';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from './agentSession';
 import { AgentError } from './agentErrors';
-import type { AgentTool } from './agentTools';
+import type { AgentTool, ToolOutcome } from './agentTools';
 import { llmRemedy } from './llmRemedy';
 import { askPermission } from './toolPermission';
 
@@ -108,6 +108,7 @@ export class InternalAgentSession implements AgentSession {
       if (calls.length === 0) return finish === 'length' ? 'max_tokens' : 'end_turn';
 
       let insisted = false;
+      const reviewsAtOnce = this.startReviewedWrites(calls, byName, seen, signal);
       for (const call of calls) {
         const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
         const repeats = seen.get(key) ?? 0;
@@ -127,6 +128,9 @@ export class InternalAgentSession implements AgentSession {
         } else if (!tool) {
           const names = [...byName.keys()].join(', ') || 'none';
           outcome = { text: `There is no tool named "${call.name}". Available tools: ${names}.`, isError: true };
+        } else if (reviewsAtOnce.has(call)) {
+          yield { type: 'tool_update', id: call.id, status: 'in_progress' };
+          outcome = await reviewsAtOnce.get(call)!;
         } else outcome = yield* this.runTool(tool, call, signal);
         const status = outcome.denied ? 'denied' : outcome.isError ? 'failed' : 'completed';
         yield { type: 'tool_update', id: call.id, status, result: shorten(outcome.text), isError: outcome.isError || undefined };
@@ -152,6 +156,33 @@ export class InternalAgentSession implements AgentSession {
     return 'max_steps';
   }
 
+  /**
+   * Reviewed kiln writes of one step (to different notes) start together, so their reviews reach the
+   * user at once — one multi-file review for the turn instead of one diff after another.
+   */
+  private startReviewedWrites(calls: ToolCall[], byName: Map<string, AgentTool>, seen: Map<string, number>, signal: AbortSignal): Map<ToolCall, Promise<ToolOutcome>> {
+    const candidates = calls.filter((call) => {
+      const tool = byName.get(call.name);
+      const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
+      return tool?.reviewed === true && !tool.readOnly && !seen.has(key) && !isUnparsed(call.arguments) && typeof call.arguments.path === 'string';
+    });
+    const paths = candidates.map((call) => String(call.arguments.path));
+    const distinct = candidates.filter((call, index) => paths.indexOf(paths[index]) === paths.lastIndexOf(paths[index]));
+    const keys = distinct.map((call) => `${call.name}\u0000${canonicalJson(call.arguments)}`);
+    const unique = distinct.filter((_call, index) => keys.indexOf(keys[index]) === index);
+    if (unique.length < 2 || signal.aborted) return new Map();
+    return new Map(unique.map((call) => [call, this.callTool(byName.get(call.name)!, call, signal)]));
+  }
+
+  private async callTool(tool: AgentTool, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+    try {
+      return await tool.call(call.arguments, signal, { turn: this.turnId, agent: this.agent.name });
+    } catch (error) {
+      this.options.log.warn(`[agents] tool ${tool.name} threw: ${describeError(error)}`);
+      return { text: `Tool failed: ${describeError(error)}`, isError: true };
+    }
+  }
+
   private async *runTool(tool: AgentTool, call: ToolCall, signal: AbortSignal): AsyncGenerator<AgentEvent, { text: string; isError: boolean; denied?: boolean }> {
     if (!tool.readOnly && !tool.reviewed && this.options.confirmDestructive && !this.alwaysAllowed.has(tool.name)) {
       const answer = await askPermission(this.options.host, tool, call, signal, this.options.log);
@@ -161,13 +192,8 @@ export class InternalAgentSession implements AgentSession {
       }
     }
     yield { type: 'tool_update', id: call.id, status: 'in_progress' };
-    try {
-      return await tool.call(call.arguments, signal, { turn: this.turnId, agent: this.agent.name });
-    } catch (error) {
-      // AgentTool.call should not throw; a bug in one tool still must not end the conversation.
-      this.options.log.warn(`[agents] tool ${tool.name} threw: ${describeError(error)}`);
-      return { text: `Tool failed: ${describeError(error)}`, isError: true };
-    }
+    // AgentTool.call should not throw; a bug in one tool still must not end the conversation.
+    return this.callTool(tool, call, signal);
   }
 
   async dispose(): Promise<void> {

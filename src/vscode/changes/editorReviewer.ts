@@ -25,6 +25,8 @@ interface Pending {
 
 export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
+  /** Per turn: the changes that arrive together (one step's writes) are shown together, once. */
+  private readonly showTimers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -63,10 +65,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
       const onAbort = () => entry.resolve({ accepted: false, reason: 'the turn was cancelled' });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, entry);
-      void this.show(entry).catch((error: unknown) => {
-        this.log.warn(`[changes] could not open the review of ${proposal.path}: ${(error as Error).message}`);
-        entry.resolve({ accepted: false, reason: 'the review could not be shown' });
-      });
+      this.scheduleShow(proposal.actor.turn);
     });
   }
 
@@ -80,8 +79,24 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
     return agent && client ? `${agent} (via ${client})` : (agent ?? client ?? 'an agent');
   }
 
-  private async show(entry: Pending): Promise<void> {
-    const turn = [...this.pending.values()].filter((other) => other.proposal.actor.turn === entry.proposal.actor.turn);
+  private scheduleShow(turnId: string): void {
+    if (this.showTimers.has(turnId)) return;
+    this.showTimers.set(
+      turnId,
+      setTimeout(() => {
+        this.showTimers.delete(turnId);
+        const turn = [...this.pending.values()].filter((entry) => entry.proposal.actor.turn === turnId);
+        if (turn.length === 0) return;
+        void this.show(turn).catch((error: unknown) => {
+          this.log.warn(`[changes] could not open the review: ${(error as Error).message}`);
+          for (const entry of turn) entry.resolve({ accepted: false, reason: 'the review could not be shown' });
+        });
+      }, 100),
+    );
+  }
+
+  private async show(turn: Pending[]): Promise<void> {
+    const [entry] = turn;
     const { proposal } = entry;
     const verb = proposal.kind === 'create' ? 'create' : proposal.kind === 'delete' ? 'delete' : 'change';
     if (turn.length > 1) {
@@ -130,6 +145,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
   }
 
   dispose(): void {
+    this.showTimers.forEach((timer) => clearTimeout(timer));
     for (const entry of [...this.pending.values()]) entry.resolve({ accepted: false, reason: 'the editor is closing' });
     this.disposables.forEach((disposable) => disposable.dispose());
   }
