@@ -83,6 +83,12 @@ export class ChangeJournal {
   async record(change: FileChange, actor: ChangeActor, apply: () => Promise<void>): Promise<ChangeRecord> {
     const dir = await this.directory();
     const record = await this.locked(dir, async () => {
+      // The note must still be what the change was computed from: a save by the user while the
+      // change waited for review (or another writer) wins, and the change is refused, never merged blindly.
+      const current = await this.options.files.read(change.path);
+      if ((current === null ? null : sha256(current)) !== (change.before === null ? null : sha256(change.before))) {
+        throw new ChangeError('changes.conflict', `${change.path} changed while this change waited (saved by you or another program); it was not applied. Read the note again and retry.`);
+      }
       const now = this.now();
       const before = change.before === null ? null : await putBlob(dir, change.before);
       const after = change.after === null ? null : await putBlob(dir, change.after);

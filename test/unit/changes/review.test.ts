@@ -133,3 +133,20 @@ test('an MCP client of the gateway (as the editor serves it) has its edit staged
     await gateway.stop();
   }
 });
+
+test('a user save while the change waits for review wins: accepting then refuses the stale change, the save is kept', async () => {
+  let release: (outcome: ReviewOutcome) => void = () => {};
+  let reviewing: () => void = () => {};
+  const underReview = new Promise<void>((done) => (reviewing = done));
+  const run = setup('always', () => ({ accepted: true }));
+  const reviewer: ChangeReviewer = { review: () => new Promise((done) => ((release = done), reviewing())) };
+  const tools = createKilnTools({ kilnRoot: run.root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: true, journal: run.journal, reviewer, reviewEdits: 'always' });
+  const pending = tools.find((tool) => tool.name === 'update_note')!.call({ path: 'a.md', content: 'agent text\n' });
+  await underReview;
+  writeFileSync(join(run.root, 'a.md'), 'saved by the user\n');
+  release({ accepted: true });
+  const result = await pending;
+  assert.equal(result.isError, true);
+  assert.match(text(result), /a\.md changed while this change waited/);
+  assert.equal(readFileSync(join(run.root, 'a.md'), 'utf8'), 'saved by the user\n');
+});
