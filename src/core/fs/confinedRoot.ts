@@ -1,0 +1,376 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { ConfinedFileError } from './confinedFileError';
+import { confinePath, type ConfinedPath } from './confinedPath';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const DIRECTORY = constants.O_DIRECTORY ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+export interface ConfinedRootOptions {
+  /**
+   * Follow a symbolic link that is the file itself when its target (checked on the opened
+   * descriptor) stays inside the root. The kiln says no (notes are never links; DESIGN.md 16); the
+   * ACP workspace says yes (code trees hold links, and agents read through them). Links in parent
+   * folders are always allowed when they stay inside: the descriptor check covers them.
+   */
+  followInnerFileLinks?: boolean;
+}
+
+export interface ConfinedRead {
+  bytes: Buffer;
+  /** Root-relative path as asked for (forward slashes). */
+  relative: string;
+  size: number;
+  modified: Date;
+}
+
+/** What a confined write does when the file exists or not. */
+export type WriteMode = 'create' | 'replace' | 'upsert';
+
+/**
+ * One folder opened inside the root. On Linux its path is `/proc/self/fd/N/`, which resolves to the
+ * directory that was opened and checked however its name is swapped afterwards: the portable
+ * stand-in for openat(2), which Node lacks. Elsewhere it is the directory's real path, checked
+ * when opened (a narrower race, documented in the README's limits).
+ */
+export interface ConfinedDir {
+  /** Root-relative path of the folder ('' for the root). */
+  readonly relative: string;
+  entries(): Promise<Dirent[]>;
+  /** A sub-folder, never through a symbolic link (walks do not follow links); undefined when it is gone or not a folder. */
+  child(name: string): Promise<ConfinedDir | undefined>;
+  close(): Promise<void>;
+}
+
+/**
+ * Files of one root (the kiln, or an ACP agent's workspace) read and written so that nothing
+ * outside it is ever read, created or overwritten — not even while someone swaps entries for
+ * symlinks underneath (DESIGN.md decision 16):
+ * - reads open with O_NOFOLLOW and check where the *opened* descriptor lives (on Linux
+ *   `/proc/self/fd/N`, which also sees through symlinked parent folders);
+ * - writes go to a temp file created with O_EXCL|O_NOFOLLOW in a directory opened and checked the
+ *   same way, then renamed (or, for a new file, hard-linked, which never replaces) over the name:
+ *   a symlink or hard link at the name is replaced, never written through; the file's mode is kept;
+ * - missing folders are created one at a time inside the checked parent, never through a link.
+ * Temp files are removed on every path out.
+ */
+export class ConfinedRoot {
+  private real: Promise<{ root: string; proc: boolean }> | undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly options: ConfinedRootOptions = {},
+  ) {}
+
+  /** The root's real path (the root itself may be reached through a link the user made). */
+  async realRoot(): Promise<string> {
+    return (await this.probe()).root;
+  }
+
+  async read(input: string | ConfinedPath, options: { maxBytes?: number } = {}): Promise<ConfinedRead> {
+    const path = typeof input === 'string' ? confinePath(input) : input;
+    const { handle, info } = await this.openFile(path);
+    try {
+      if (options.maxBytes !== undefined && info.size > options.maxBytes) throw tooLarge(path.relative, info.size, options.maxBytes);
+      const bytes = await handle.readFile();
+      if (options.maxBytes !== undefined && bytes.length > options.maxBytes) throw tooLarge(path.relative, bytes.length, options.maxBytes);
+      return { bytes, relative: path.relative, size: bytes.length, modified: info.mtime };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async readText(input: string | ConfinedPath, options: { maxBytes?: number } = {}): Promise<ConfinedRead & { text: string }> {
+    const read = await this.read(input, options);
+    return { ...read, text: read.bytes.toString('utf8') };
+  }
+
+  /** File or folder facts, confined like a read; undefined when nothing is there. */
+  async stat(input: string | ConfinedPath): Promise<Stats | undefined> {
+    const path = typeof input === 'string' ? confinePath(input, { allowRoot: true }) : input;
+    const { root } = await this.probe();
+    let handle: FileHandle;
+    try {
+      handle = await open(join(root, ...path.segments), constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    } catch (error) {
+      if (isAbsent(error)) return undefined;
+      if (isLink(error)) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not follow links here`, path.relative, { cause: error });
+      throw error;
+    }
+    try {
+      await this.checkInside(handle, join(root, ...path.segments), path.relative);
+      return await handle.stat();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * `inspect` sees the real root-relative path (after links in parent folders, which may lead
+   * elsewhere inside the root) before anything is written, and may throw to stop the write.
+   */
+  async write(input: string | ConfinedPath, data: Uint8Array | string, mode: WriteMode = 'upsert', inspect?: (realRelative: string) => void): Promise<{ relative: string; created: boolean }> {
+    const path = typeof input === 'string' ? confinePath(input) : input;
+    const name = path.segments[path.segments.length - 1];
+    const dir = await this.openDirAt(path.segments.slice(0, -1), true);
+    try {
+      if (inspect) {
+        const realDir = relative(await this.realRoot(), dir.real).split(sep).join('/');
+        inspect(realDir ? `${realDir}/${name}` : name);
+      }
+      const target = dir.pathOf(name);
+      const existing = await lstat(target).catch((error) => (isMissing(error) ? undefined : Promise.reject(error)));
+      if (existing?.isDirectory()) throw new ConfinedFileError('fs.not_a_file', `"${path.relative}" is a folder`, path.relative);
+      // Never through a link, even one that stays inside (if one is swapped in after this check, the
+      // rename below replaces the link itself, so nothing it points to is written either).
+      if (existing?.isSymbolicLink()) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not write through links`, path.relative);
+      if (existing && mode === 'create') throw exists(path.relative);
+      if (!existing && mode === 'replace') throw notFound(path.relative);
+      const temp = dir.pathOf(`.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.hearth-tmp`);
+      try {
+        const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o666);
+        try {
+          await handle.writeFile(data);
+          // A replaced file keeps its permissions (an executable script stays executable).
+          if (existing?.isFile()) await handle.chmod(existing.mode & 0o7777);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        if (existing) {
+          await rename(temp, target);
+        } else {
+          // link(2) never replaces: a file (or link) that appeared meanwhile makes it fail instead.
+          try {
+            await link(temp, target);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path.relative);
+            throw error;
+          }
+        }
+      } finally {
+        await unlink(temp).catch(() => {});
+      }
+      return { relative: path.relative, created: !existing };
+    } finally {
+      await dir.close();
+    }
+  }
+
+  /** Removes a file (a link is removed itself, its target untouched); false when there was none. */
+  async remove(input: string | ConfinedPath): Promise<boolean> {
+    const path = typeof input === 'string' ? confinePath(input) : input;
+    let dir: OpenDir;
+    try {
+      dir = await this.openDirAt(path.segments.slice(0, -1), false);
+    } catch (error) {
+      if (error instanceof ConfinedFileError && error.code === 'fs.not_found') return false;
+      throw error;
+    }
+    try {
+      const target = dir.pathOf(path.segments[path.segments.length - 1]);
+      const existing = await lstat(target).catch(() => undefined);
+      if (!existing) return false;
+      if (existing.isDirectory()) throw new ConfinedFileError('fs.not_a_file', `"${path.relative}" is a folder`, path.relative);
+      await unlink(target);
+      return true;
+    } finally {
+      await dir.close();
+    }
+  }
+
+  /** Opens a folder for listing; undefined when it does not exist. */
+  async directory(input: string | ConfinedPath): Promise<ConfinedDir | undefined> {
+    const path = typeof input === 'string' ? confinePath(input, { allowRoot: true }) : input;
+    try {
+      return this.asConfinedDir(await this.openDirAt(path.segments, false), path.relative);
+    } catch (error) {
+      if (error instanceof ConfinedFileError && (error.code === 'fs.not_found' || error.code === 'fs.not_a_file')) return undefined;
+      throw error;
+    }
+  }
+
+  private asConfinedDir(dir: OpenDir, rel: string): ConfinedDir {
+    return {
+      relative: rel,
+      entries: () => readdir(dir.pathOf(''), { withFileTypes: true }),
+      child: async (name) => {
+        const childRel = rel ? `${rel}/${name}` : name;
+        try {
+          return this.asConfinedDir(await this.openChild(dir, name, childRel, { create: false, follow: false }), childRel);
+        } catch (error) {
+          if (error instanceof ConfinedFileError) return undefined;
+          throw error;
+        }
+      },
+      close: () => dir.close(),
+    };
+  }
+
+  /** Opens a file for reading and checks it: regular file, inside the root. */
+  private async openFile(path: ConfinedPath): Promise<{ handle: FileHandle; info: Stats }> {
+    const { root } = await this.probe();
+    const absolute = join(root, ...path.segments);
+    let handle: FileHandle;
+    try {
+      // O_NONBLOCK: a FIFO planted as a note must not hang the open; it is refused below.
+      handle = await open(absolute, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    } catch (error) {
+      if (isAbsent(error)) throw notFound(path.relative, error);
+      if (!isLink(error)) throw error;
+      if (!this.options.followInnerFileLinks) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not follow links to notes`, path.relative, { cause: error });
+      try {
+        handle = await open(absolute, constants.O_RDONLY | NONBLOCK);
+      } catch (inner) {
+        if (isAbsent(inner)) throw notFound(path.relative, inner);
+        throw inner;
+      }
+    }
+    try {
+      await this.checkInside(handle, absolute, path.relative);
+      const info = await handle.stat();
+      if (!info.isFile()) throw new ConfinedFileError('fs.not_a_file', `"${path.relative}" is not a regular file`, path.relative);
+      return { handle, info };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Opens the folder `segments` (creating missing ones when asked), each step checked inside. */
+  private async openDirAt(segments: readonly string[], create: boolean): Promise<OpenDir> {
+    const { root } = await this.probe();
+    let dir = await this.wrapDir(await open(root, constants.O_RDONLY | DIRECTORY), root, '');
+    let rel = '';
+    try {
+      for (const segment of segments) {
+        rel = rel ? `${rel}/${segment}` : segment;
+        const next = await this.openChild(dir, segment, rel, { create, follow: true });
+        await dir.close();
+        dir = next;
+      }
+      return dir;
+    } catch (error) {
+      await dir.close();
+      throw error;
+    }
+  }
+
+  private async openChild(parent: OpenDir, name: string, rel: string, options: { create: boolean; follow: boolean }): Promise<OpenDir> {
+    const at = parent.pathOf(name);
+    const flags = constants.O_RDONLY | DIRECTORY | (options.follow ? 0 : NOFOLLOW);
+    let handle: FileHandle;
+    try {
+      handle = await open(at, flags);
+    } catch (error) {
+      if (!isMissing(error) || !options.create) {
+        if (isMissing(error)) throw notFound(rel, error);
+        if (isLink(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+          const info = await lstat(at).catch(() => undefined);
+          if (info?.isSymbolicLink()) throw new ConfinedFileError('fs.symlink_refused', `"${rel}" is a symbolic link`, rel, { cause: error });
+          throw new ConfinedFileError('fs.not_a_file', `"${rel}" is not a folder`, rel, { cause: error });
+        }
+        throw error;
+      }
+      await mkdir(at).catch((inner: NodeJS.ErrnoException) => (inner.code === 'EEXIST' ? undefined : Promise.reject(inner)));
+      // Just created (or raced into existence): never follow a link someone swapped in meanwhile.
+      try {
+        handle = await open(at, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
+      } catch (inner) {
+        throw new ConfinedFileError('fs.symlink_refused', `"${rel}" changed into a link or file while it was created`, rel, { cause: inner });
+      }
+    }
+    try {
+      return await this.wrapDir(handle, at, rel);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  private async wrapDir(handle: FileHandle, openedAs: string, rel: string): Promise<OpenDir> {
+    const { proc } = await this.probe();
+    const real = await this.checkInside(handle, openedAs, rel);
+    const base = proc ? `/proc/self/fd/${handle.fd}` : real;
+    return { real, pathOf: (name) => (name ? join(base, name) : base), close: () => handle.close() };
+  }
+
+  /**
+   * Where the opened descriptor really is, refused unless inside the root. Linux: the kernel's own
+   * answer (`/proc/self/fd/N`). Elsewhere: the real path of the name it was opened by, accepted only
+   * when it is the same file (device and inode) as the descriptor.
+   */
+  private async checkInside(handle: FileHandle, openedAs: string, rel: string): Promise<string> {
+    const { root, proc } = await this.probe();
+    let real: string;
+    if (proc) {
+      real = (await readlink(`/proc/self/fd/${handle.fd}`)).replace(/ \(deleted\)$/, '');
+    } else {
+      real = await realpath(openedAs);
+      const [byFd, byName] = await Promise.all([handle.stat(), lstat(real)]);
+      if (byFd.ino !== byName.ino || byFd.dev !== byName.dev) throw new ConfinedFileError('fs.link_escape', `"${rel}" changed while it was opened`, rel);
+    }
+    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+      throw new ConfinedFileError('fs.link_escape', `"${rel}" leads outside ${relative(root, real).startsWith('..') ? 'the folder' : 'it'} through a symbolic link`, rel);
+    }
+    return real;
+  }
+
+  private probe(): Promise<{ root: string; proc: boolean }> {
+    // Cached only once it worked: a kiln created later is found then.
+    const attempt = (this.real ??= (async () => {
+      const root = await realpath(this.root).catch((error) => Promise.reject(notFound(this.root, error)));
+      let proc = false;
+      if (process.platform === 'linux') {
+        const handle = await open(root, constants.O_RDONLY | DIRECTORY);
+        try {
+          proc = (await readlink(`/proc/self/fd/${handle.fd}`).catch(() => '')) === root;
+        } finally {
+          await handle.close();
+        }
+      }
+      return { root, proc };
+    })());
+    attempt.catch(() => (this.real = undefined));
+    return attempt;
+  }
+}
+
+interface OpenDir {
+  /** The folder's real path, as checked when it was opened. */
+  readonly real: string;
+  /** A name inside the opened folder, as a path the kernel resolves through the checked descriptor. */
+  pathOf(name: string): string;
+  close(): Promise<void>;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+/** Missing, or a parent on the way is a file: nothing can be at that path. */
+function isAbsent(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function isLink(error: unknown): boolean {
+  // Linux says ELOOP for O_NOFOLLOW on a link; the BSDs say EMLINK or EFTYPE.
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE';
+}
+
+function notFound(rel: string, cause?: unknown): ConfinedFileError {
+  return new ConfinedFileError('fs.not_found', `Nothing at "${rel}"`, rel, { cause });
+}
+
+function exists(rel: string): ConfinedFileError {
+  return new ConfinedFileError('fs.exists', `"${rel}" already exists`, rel);
+}
+
+function tooLarge(rel: string, size: number, max: number): ConfinedFileError {
+  return new ConfinedFileError('fs.too_large', `"${rel}" is ${Math.ceil(size / 1024)} KB, over the ${Math.ceil(max / 1024)} KB limit`, rel);
+}
