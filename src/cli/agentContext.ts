@@ -23,6 +23,7 @@ import { createCliIndex } from './indexContext';
 import { createLlmContext, type LlmContext } from './llmContext';
 import { terminalReviewer } from './terminalReview';
 import type { CliIo } from './main';
+import { acpProtection } from '../core/fs/kilnProtection';
 
 export interface AgentContext {
   llm: LlmContext;

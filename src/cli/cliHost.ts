@@ -7,6 +7,7 @@
  */
 import { inspect } from 'node:util';
 import type { CliConfig } from '../core/config/schema';
+import { protectedQuestion, type ProtectedWriteRequest } from '../core/fs/writeGate';
 import type { Host, Logger, LogLevel, Progress, ProgressOptions, SecretStore } from '../core/host';
 import { isLevelEnabled, Redactor, redactingLogger } from '../core/logging/redactingLogger';
 import { createProgressView, type ProgressView } from './terminalProgress';
@@ -113,6 +114,21 @@ export class CliHost implements Host {
       return false;
     }
     this.active?.redraw();
+    return /^\s*y(es)?\s*$/i.test(answer);
+  }
+
+  /** Protected paths ask on the terminal every time; `--yes` and confirm_destructive do not answer for the user. */
+  async confirmProtected(request: ProtectedWriteRequest): Promise<boolean | undefined> {
+    const { message, detail } = protectedQuestion(request);
+    if (!(this.options.interactive ?? isTty(this.stdin))) {
+      this.writeLine(`hearth: refused: ${message}\nhearth: ${detail}\nhearth: nobody can be asked here (stdin is not a terminal); --yes does not cover protected paths.`);
+      return undefined;
+    }
+    this.active?.clear();
+    this.stderr.write(`${this.redactor.redact(`${message}\n${detail}`)}\nAllow? [y/N] `);
+    const answer = await readLine(this.stdin);
+    this.active?.redraw();
+    if (answer === undefined) return false;
     return /^\s*y(es)?\s*$/i.test(answer);
   }
 }

@@ -1,4 +1,5 @@
 import type { LoadedConfig } from '../core/config/load';
+import { protectedQuestion } from '../core/fs/writeGate';
 import type { Host } from '../core/host';
 import { Gateway } from '../core/gateway/gateway';
 import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
@@ -42,6 +43,14 @@ export async function createGatewayContext(io: CliIo, flags: CommonFlags, confir
       if (answer !== undefined) return answer;
       log.warn(`refused (cannot ask for confirmation here): ${message} Start the gateway with --yes or set [cli].confirm_destructive = false to allow it.`);
       return false;
+    },
+    // Protected paths (DESIGN.md decision 15): the MCP client's user is asked every time, --yes
+    // notwithstanding; without elicitation nobody can be asked, and the write is refused.
+    async confirmProtected(request) {
+      const { message, detail } = protectedQuestion(request);
+      const answer = await confirmer?.(message, detail);
+      if (answer === undefined) log.warn(`refused a write to the protected path "${request.path}": ${request.reason}; nobody can be asked here (no elicitation), and --yes does not cover protected paths.`);
+      return answer;
     },
     secrets: cli.host.secrets,
   };

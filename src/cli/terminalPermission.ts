@@ -28,7 +28,11 @@ export function terminalPermissionHost(options: TerminalPermissionOptions): Agen
   return {
     async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
       const allow = request.options.find((o) => o.kind === 'allow_once') ?? request.options.find((o) => o.kind === 'allow_always');
-      if (options.yes) {
+      if (request.mustAsk && (options.stdin as { isTTY?: boolean }).isTTY !== true) {
+        options.stderr.write(`hearth: refused: ${redact(request.title)}\n${request.detail ? `hearth: ${redact(request.detail)}\n` : ''}hearth: nobody can be asked here (stdin is not a terminal); --yes does not cover protected paths.\n`);
+        return { outcome: 'cancelled' };
+      }
+      if (options.yes && !request.mustAsk) {
         options.stderr.write(`hearth: allowed (--yes): ${redact(request.title)}\n`);
         return allow ? { outcome: 'selected', optionId: allow.optionId } : { outcome: 'cancelled' };
       }

@@ -1,3 +1,5 @@
+import type { ProtectedWriteRequest } from './fs/writeGate';
+
 /**
  * What the core needs from whoever hosts it (the editor or the CLI). The core never reaches for
  * globals: each service receives a Host (or the part of it it needs) through its constructor, so the
@@ -36,6 +38,12 @@ export interface Host {
    * `[cli].confirm_destructive` is false (or `--yes` was given in the CLI).
    */
   confirm(message: string, detail?: string): Promise<boolean>;
+  /**
+   * Asks about a write to a protected path (DESIGN.md decision 15) — every time, whatever
+   * `confirm_destructive` or `--yes` say. Resolves undefined when nobody can be asked (no terminal);
+   * a host without it refuses every protected write.
+   */
+  confirmProtected?(request: ProtectedWriteRequest): Promise<boolean | undefined>;
   /** Secret storage: VS Code SecretStorage in the editor, environment variables in the CLI. */
   readonly secrets: SecretStore;
 }

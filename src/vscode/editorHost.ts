@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CliConfig } from '../core/config/schema';
+import { protectedQuestion, type ProtectedWriteRequest } from '../core/fs/writeGate';
 import type { Host, Logger, Progress, ProgressOptions, SecretStore } from '../core/host';
 
 export class EditorHost implements Host {
@@ -43,5 +44,12 @@ export class EditorHost implements Host {
     const proceed = 'Continue';
     const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, proceed);
     return answer === proceed;
+  }
+
+  /** Always a modal question naming the path and why it matters, whatever confirm_destructive says. */
+  async confirmProtected(request: ProtectedWriteRequest): Promise<boolean> {
+    const { message, detail } = protectedQuestion(request);
+    const allow = `Allow ${request.action === 'delete' ? 'Delete' : 'Write'}`;
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, allow)) === allow;
   }
 }

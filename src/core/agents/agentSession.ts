@@ -64,6 +64,11 @@ export interface PermissionRequest {
   /** The tool's arguments or the agent's own description of what it will do. */
   detail?: string;
   options: PermissionOption[];
+  /**
+   * A protected-path write (DESIGN.md decision 15): only a person's explicit answer allows it —
+   * `--yes` and other standing answers do not, and where nobody can be asked it is refused.
+   */
+  mustAsk?: boolean;
 }
 
 /** A time-out or a closed prompt is `cancelled`, which every agent treats as a reject. */

@@ -1,7 +1,6 @@
-import { mkdir, readFile, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { resolveKilnPath } from '../kiln/tools/kilnPath';
-import { writeAtomic } from './journalFiles';
+import { ConfinedFileError } from '../fs/confinedFileError';
+import { ConfinedRoot } from '../fs/confinedRoot';
+import { asKilnToolError } from '../kiln/tools/kilnPath';
 
 /**
  * How the journal and undo reach notes: through the kiln's confined file access (the write gate),
@@ -16,27 +15,23 @@ export interface KilnFileAccess {
   remove(path: string): Promise<void>;
 }
 
-/** File access confined to the kiln (no `..`, no absolute paths, no symlinks out). */
-export function confinedKilnFiles(kilnRoot: string): KilnFileAccess {
+/** File access confined to the kiln (no `..`, no absolute paths, no links followed or out): the kiln's ConfinedRoot. */
+export function confinedKilnFiles(kiln: ConfinedRoot | string): KilnFileAccess {
+  const files = typeof kiln === 'string' ? new ConfinedRoot(kiln) : kiln;
   return {
     async read(path) {
-      const where = await resolveKilnPath(kilnRoot, path);
       try {
-        return await readFile(where.absolute);
+        return (await files.read(path)).bytes;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
+        if (error instanceof ConfinedFileError && error.code === 'fs.not_found') return null;
+        throw asKilnToolError(error, path);
       }
     },
     async write(path, bytes) {
-      const where = await resolveKilnPath(kilnRoot, path);
-      await mkdir(dirname(where.absolute), { recursive: true });
-      await writeAtomic(where.absolute, bytes);
+      await files.write(path, bytes, 'upsert').catch((error: unknown) => Promise.reject(asKilnToolError(error, path)));
     },
     async remove(path) {
-      await unlink((await resolveKilnPath(kilnRoot, path)).absolute).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      await files.remove(path).catch((error: unknown) => Promise.reject(asKilnToolError(error, path)));
     },
   };
 }

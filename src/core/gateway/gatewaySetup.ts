@@ -2,6 +2,9 @@ import { ChangeJournal } from '../changes/changeJournal';
 import type { ChangeReviewer } from '../changes/changeReview';
 import { confinedKilnFiles } from '../changes/kilnFileAccess';
 import type { HearthConfig } from '../config/schema';
+import { ConfinedRoot } from '../fs/confinedRoot';
+import { kilnProtection } from '../fs/kilnProtection';
+import { kilnWriteGate } from '../kiln/tools/kilnTools';
 import { resolveSecret } from '../config/resolveSecret';
 import type { Host } from '../host';
 import type { KilnToolContext, SemanticSearchFn } from '../kiln/tools/kilnTool';
@@ -23,18 +26,23 @@ export function createGateway(host: Pick<Host, 'log' | 'secrets'>, env: NodeJS.P
 
 export function kilnToolContext(
   config: HearthConfig,
-  host: Pick<Host, 'log' | 'confirm'>,
+  host: Pick<Host, 'log' | 'confirm' | 'confirmProtected'>,
   kilnRoot: string,
   semanticSearch?: SemanticSearchFn,
   reviewer?: ChangeReviewer,
 ): KilnToolContext {
   const root = config.kiln_path ?? kilnRoot;
+  const files = new ConfinedRoot(root);
+  const protection = kilnProtection(config, { kilnRoot: root, workspaceRoot: kilnRoot });
   return {
     kilnRoot: root,
     host,
+    files,
+    protection,
+    gate: kilnWriteGate({ kilnRoot: root, host, protection }, files),
     reviewer,
     reviewEdits: config.chat.review_edits,
-    journal: new ChangeJournal({ kilnRoot: root, files: confinedKilnFiles(root), log: host.log, keepDays: config.changes.keep_days, maxMb: config.changes.max_mb }),
+    journal: new ChangeJournal({ kilnRoot: root, files: confinedKilnFiles(files), log: host.log, keepDays: config.changes.keep_days, maxMb: config.changes.max_mb }),
     confirmDestructive: config.cli.confirm_destructive,
     semanticSearch,
     exclude: config.processing.exclude,

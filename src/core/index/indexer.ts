@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { ConfinedRoot } from '../fs/confinedRoot.js';
 import type { Logger, Progress } from '../host.js';
 import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner.js';
 import { contentHash, parseNote, type ParsedNote } from '../kiln/note.js';
@@ -64,7 +63,10 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const { store } = ctx;
   const { signal, progress } = options;
   const report: IndexReport = { notes: 0, chunks: 0, embeddedNotes: 0, embedded: 0, unchanged: 0, removed: 0, skipped: [], problems: [], seconds: 0, cancelled: false };
-  const scan = options.paths ? await scanPaths(ctx.kilnRoot, options.paths, ctx.rules) : await scanKiln(ctx.kilnRoot, ctx.rules);
+  // Every note is opened confined (DESIGN.md decision 16): paths from a watcher or a walk that
+  // lead out of the kiln through a link are refused, never read into the index.
+  const files = new ConfinedRoot(ctx.kilnRoot);
+  const scan = options.paths ? await scanPaths(files, options.paths, ctx.rules) : await scanKiln(files, ctx.rules);
   report.skipped.push(...scan.skipped);
   const indexed = store.noteHashes();
   const present = new Set(scan.notes.map((n) => n.path));
@@ -81,7 +83,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   await mapLimit(scan.notes, 16, async (note) => {
     let text: string;
     try {
-      text = await readFile(join(ctx.kilnRoot, note.path), 'utf8');
+      text = (await files.readText(note.path)).text;
     } catch (error) {
       report.problems.push({ path: note.path, message: `could not read: ${(error as Error).message}` });
       return;

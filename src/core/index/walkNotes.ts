@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { ConfinedRoot } from '../fs/confinedRoot.js';
 import { mapLimit, scanKiln, type ScanRules } from '../kiln/kilnScanner.js';
 import { parseNote, type ParsedNote } from '../kiln/note.js';
 
@@ -11,11 +10,12 @@ const READ_AHEAD = 16;
  * `enough()` says so, so the first hits of a search are found without reading the whole kiln.
  */
 export async function walkNotes(kilnRoot: string, rules: ScanRules, enough: () => boolean, visit: (note: ParsedNote) => void, signal?: AbortSignal): Promise<void> {
-  const { notes } = await scanKiln(kilnRoot, rules);
+  const files = new ConfinedRoot(kilnRoot);
+  const { notes } = await scanKiln(files, rules);
   for (let i = 0; i < notes.length && !enough(); i += READ_AHEAD) {
     signal?.throwIfAborted();
     const group = notes.slice(i, i + READ_AHEAD);
-    const texts = await mapLimit(group, READ_AHEAD, (n) => readFile(join(kilnRoot, n.path), 'utf8').catch(() => undefined));
+    const texts = await mapLimit(group, READ_AHEAD, (n) => files.readText(n.path).then((read) => read.text, () => undefined));
     group.forEach((scanned, j) => {
       const text = texts[j];
       if (text === undefined || enough()) return;

@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Stats } from 'node:fs';
 import type { ProcessingConfig } from '../config/schema.js';
+import { ConfinedRoot } from '../fs/confinedRoot.js';
 import { ALWAYS_EXCLUDED } from './tools/kilnPath.js';
 import { excludeMatcher, isNotePath, listNotePaths } from './tools/kilnWalk.js';
 
@@ -23,17 +23,21 @@ export type ScanRules = Pick<ProcessingConfig, 'exclude' | 'max_file_size_kb'>;
  * Lists the kiln's notes honouring `[processing].exclude` and `max_file_size_kb`; `.git`,
  * `node_modules` and `.hearth` are always excluded (by the shared walker).
  */
-export async function scanKiln(kilnRoot: string, processing: ScanRules): Promise<KilnScan> {
-  const paths = await listNotePaths(kilnRoot, '', { recursive: true, exclude: processing.exclude });
-  return statNotes(kilnRoot, paths, processing);
+export async function scanKiln(kiln: ConfinedRoot | string, processing: ScanRules): Promise<KilnScan> {
+  const files = typeof kiln === 'string' ? new ConfinedRoot(kiln) : kiln;
+  const paths = await listNotePaths(files, '', { recursive: true, exclude: processing.exclude });
+  return statNotes(files, paths, processing);
 }
 
 /**
  * The same rules for a few given paths (the editor re-indexing what was saved or deleted): paths
  * that are excluded, not notes, or gone are simply absent from the result; a folder (created or
- * renamed) stands for the notes under it.
+ * renamed) stands for the notes under it. The paths come from a file watcher, so they are hostile
+ * like a tool's: each is confined (no `..`, no absolute path) and opened like a read, so a link —
+ * or a path through a linked folder — leading out of the kiln is refused, not indexed.
  */
-export async function scanPaths(kilnRoot: string, paths: readonly string[], processing: ScanRules): Promise<KilnScan> {
+export async function scanPaths(kiln: ConfinedRoot | string, paths: readonly string[], processing: ScanRules): Promise<KilnScan> {
+  const files = typeof kiln === 'string' ? new ConfinedRoot(kiln) : kiln;
   const excluded = isExcludedBy(processing.exclude);
   const wanted = new Set<string>();
   for (const path of paths) {
@@ -42,11 +46,12 @@ export async function scanPaths(kilnRoot: string, paths: readonly string[], proc
       wanted.add(path);
       continue;
     }
-    const info = await stat(join(kilnRoot, path)).catch(() => undefined);
+    const info = await files.stat(path).catch(() => undefined);
     if (!info?.isDirectory()) continue;
-    for (const note of await listNotePaths(kilnRoot, path, { recursive: true, exclude: processing.exclude })) wanted.add(note);
+    for (const note of await listNotePaths(files, path, { recursive: true, exclude: processing.exclude })) wanted.add(note);
   }
-  return statNotes(kilnRoot, [...wanted].sort(), processing);
+  const scan = await statNotes(files, [...wanted].sort(), processing, true);
+  return scan;
 }
 
 /** True for kiln-relative paths the index never holds (always-excluded folders or `exclude` globs). */
@@ -61,13 +66,21 @@ export function isExcludedBy(exclude: readonly string[]): (path: string) => bool
   };
 }
 
-async function statNotes(kilnRoot: string, paths: readonly string[], processing: ScanRules): Promise<KilnScan> {
+/**
+ * Size and time of each note, each opened confined: a path that is a link, or leads out of the kiln
+ * through a linked folder, is left out (and said so when it was asked for by name).
+ */
+async function statNotes(files: ConfinedRoot, paths: readonly string[], processing: ScanRules, named = false): Promise<KilnScan> {
   const maxBytes = processing.max_file_size_kb * 1024;
   const notes: ScannedNote[] = [];
   const skipped: KilnScan['skipped'] = [];
-  const infos = await mapLimit(paths, 32, (path) => stat(join(kilnRoot, path)).catch(() => undefined));
+  const infos = await mapLimit(paths, 32, (path): Promise<Stats | string | undefined> => files.stat(path).catch((error: Error) => error.message));
   paths.forEach((path, i) => {
     const info = infos[i];
+    if (typeof info === 'string') {
+      if (named) skipped.push({ path, reason: `refused: ${info}` });
+      return;
+    }
     if (!info || !info.isFile()) return; // Deleted between listing and stat.
     if (info.size > maxBytes) {
       skipped.push({ path, reason: `larger than max_file_size_kb (${Math.ceil(info.size / 1024)} KB > ${processing.max_file_size_kb} KB)` });

@@ -20,6 +20,7 @@ import type { Host } from '../../core/host';
 import type { SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import type { Redactor } from '../../core/logging/redactingLogger';
+import { acpProtection } from '../../core/fs/kilnProtection';
 
 export interface EditorAgentCatalogDeps {
   config: () => LoadedConfig;
@@ -89,6 +90,7 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
     const agents = new AcpAgents({
       config: config.acp,
       confirmDestructive: config.cli.confirm_destructive,
+      protection: (cwd) => acpProtection(config, cwd),
       log: this.deps.host.log,
       env: process.env,
       secrets: this.deps.host.secrets,

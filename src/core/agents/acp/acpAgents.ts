@@ -10,6 +10,7 @@ import { defineAgents } from './agentProfiles';
 import { resolveAgentEnv } from './agentEnv';
 import { probeAgents, type ProbedAgent } from './discovery';
 import type { GatewayOffer } from './gatewayOffer';
+import type { ProtectedPathRules } from '../../fs/protectedPaths';
 
 export interface AcpAgentsOptions {
   config: AcpConfig;
@@ -24,6 +25,8 @@ export interface AcpAgentsOptions {
   clientVersion: string;
   /** Overrides of the limits derived from `[acp]` (tests use milliseconds). */
   limits?: Partial<AcpLimits>;
+  /** The configured protected paths (rules files, agent_directories) for a session's workspace; the built-in ones always apply. */
+  protection?: (cwd: string) => Omit<ProtectedPathRules, 'root'>;
 }
 
 /**
@@ -68,6 +71,7 @@ export class AcpAgents implements ExternalAgents {
       log: this.options.log,
       limits: this.limits,
       confirmDestructive: this.options.confirmDestructive,
+      ...(this.options.protection ? { protection: this.options.protection(options.cwd) } : {}),
       gateway: this.options.gateway?.(options.cwd),
       clientVersion: this.options.clientVersion,
       onDisposed: () => this.sessions.delete(session),

@@ -13,6 +13,7 @@ import { promptBlocks } from './promptBlocks';
 import { StreamingWatchdog } from './streamingWatchdog';
 import { stopReasonOf, ToolCallTracker, updateToEvents } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
+import type { ProtectedPathRules } from '../../fs/protectedPaths';
 
 export interface AcpSessionOptions {
   descriptor: AgentDescriptor;
@@ -26,6 +27,8 @@ export interface AcpSessionOptions {
   limits: AcpLimits;
   /** `[cli].confirm_destructive`: overwriting a file asks the user first. */
   confirmDestructive: boolean;
+  /** Configured protected paths (rules files, agent_directories); the built-in ones always apply. */
+  protection?: Omit<ProtectedPathRules, 'root'>;
   gateway?: GatewayOffer;
   clientVersion: string;
   onDisposed?: () => void;
@@ -60,7 +63,7 @@ export class AcpSession implements AgentSession {
       agentName: options.descriptor.name,
       log: options.log,
       broker: new PermissionBroker(options.host, options.log),
-      files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes),
+      files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes, options.protection),
       confirmDestructive: options.confirmDestructive,
       tools: this.tools,
       push: (event) => this.turn?.channel.push(event),

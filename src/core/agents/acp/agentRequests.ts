@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { pathToFileURL } from 'node:url';
 import { describeError } from '../../errors';
+import { protectedQuestion, type ProtectedWriteRequest } from '../../fs/writeGate';
 import type { Logger } from '../../host';
 import type { AgentEvent } from '../agentSession';
 import { AcpError } from './acpErrors';
@@ -68,7 +69,12 @@ export class AgentRequests {
 
   async writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
     try {
-      await this.options.files.write(params.path, params.content, (relativePath) => this.confirmOverwrite(relativePath, signal));
+      await this.options.files.write(
+        params.path,
+        params.content,
+        (relativePath) => this.confirmOverwrite(relativePath, signal),
+        (request) => this.confirmProtected(request, signal),
+      );
       return {};
     } catch (error) {
       throw this.fileError('write', params.path, error);
@@ -86,6 +92,29 @@ export class AgentRequests {
           { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
           { optionId: 'allow_always', name: 'Allow all writes in this session', kind: 'allow_always' },
           { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+      this.signal(requestSignal),
+    ));
+    return decision.allowed;
+  }
+
+  /**
+   * Protected paths (DESIGN.md decision 15) are asked every time: whatever confirm_destructive says,
+   * with no "allow always" to remember, and a closed or failed prompt refuses.
+   */
+  private async confirmProtected(request: ProtectedWriteRequest, requestSignal: AbortSignal): Promise<boolean> {
+    const { message, detail } = protectedQuestion({ ...request, actor: this.options.agentName });
+    const decision = await this.options.waitingForUser(() => this.options.broker.decide(
+      `fs/protected\u0000${request.path}`,
+      {
+        toolCallId: `protected:${request.path}`,
+        title: message,
+        detail,
+        mustAsk: true,
+        options: [
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          { optionId: 'allow', name: `Allow this ${request.action === 'create' ? 'new file' : 'change'}`, kind: 'allow_once' },
         ],
       },
       this.signal(requestSignal),

@@ -1,29 +1,40 @@
-import { lstat, mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { DEFAULT_RULES_FILES } from '../../config/schema';
+import { ConfinedFileError, ProtectedPathError } from '../../fs/confinedFileError';
+import { ConfinedRoot } from '../../fs/confinedRoot';
+import { ProtectedPaths, type ProtectedPathRules } from '../../fs/protectedPaths';
+import { WriteGate, type ProtectedWriteConfirm } from '../../fs/writeGate';
 import { AcpError } from './acpErrors';
 
 /**
- * The agent's `fs/read_text_file` and `fs/write_text_file`, confined to the workspace: a path that
- * leaves it, lexically (`..`, another absolute path) or through a symlink (a link inside pointing
- * out, or a linked parent directory), is refused. Real paths are compared, so a workspace that is
- * itself reached through a symlink still works.
+ * The agent's `fs/read_text_file` and `fs/write_text_file`, confined to the workspace through the
+ * write gate (DESIGN.md decision 16): a path that leaves it, lexically (`..`, another absolute
+ * path) or through a symlink (a link inside pointing out, or a linked parent directory, checked on
+ * the opened descriptor), is refused; writes are atomic (never through a hard or symbolic link)
+ * and protected paths are asked about every time (decision 15). A link that stays inside is
+ * followed for reads (code trees hold them); a workspace itself reached through a link works.
  */
 export class WorkspaceFiles {
-  private rootReal: Promise<string>;
+  private readonly files: ConfinedRoot;
+  private readonly gate: WriteGate;
 
   constructor(
     readonly root: string,
     private readonly maxReadBytes: number,
+    protection: Omit<ProtectedPathRules, 'root'> = { rulesFiles: DEFAULT_RULES_FILES },
   ) {
-    this.rootReal = realpath(root);
+    this.files = new ConfinedRoot(root, { followInnerFileLinks: true });
+    this.gate = new WriteGate({ files: this.files, protectedPaths: new ProtectedPaths({ root, ...protection }) });
   }
 
   async read(path: string, line?: number | null, limit?: number | null): Promise<string> {
-    const target = await this.confine(path);
-    const info = await stat(target).catch(() => undefined);
-    if (!info?.isFile()) throw new AcpError('acp.file-not-found', `No such file in the workspace: ${path}`);
-    if (info.size > this.maxReadBytes) throw new AcpError('acp.message-too-large', `${path} is ${info.size} bytes, over the ${this.maxReadBytes}-byte message limit ([acp].max_message_size_mb)`);
-    const text = await readFile(target, 'utf8');
+    const rel = await this.relative(path);
+    let text: string;
+    try {
+      text = (await this.files.readText(rel, { maxBytes: this.maxReadBytes })).text;
+    } catch (error) {
+      throw this.asAcpError(error, path);
+    }
     if (!line && !limit) return text;
     const lines = text.split('\n');
     const start = Math.max(0, (line ?? 1) - 1);
@@ -31,60 +42,58 @@ export class WorkspaceFiles {
     return lines.slice(start, end).join('\n');
   }
 
-  /** `confirmOverwrite` is asked before replacing an existing file; false refuses the write. */
-  async write(path: string, content: string, confirmOverwrite: (relativePath: string) => Promise<boolean>): Promise<void> {
-    const target = await this.confine(path);
-    const existing = await stat(target).catch(() => undefined);
-    if (existing && !existing.isFile()) throw new AcpError('acp.write-denied', `${path} is not a file`);
-    const root = await this.rootReal;
-    if (existing && !(await confirmOverwrite(relative(root, target)))) {
-      throw new AcpError('acp.write-denied', `The user did not allow overwriting ${relative(root, target)}`);
+  /**
+   * `confirmOverwrite` is asked before replacing an existing file (false refuses the write);
+   * `confirmProtected` before creating or changing a protected path, every time.
+   */
+  async write(path: string, content: string, confirmOverwrite: (relativePath: string) => Promise<boolean>, confirmProtected?: ProtectedWriteConfirm): Promise<void> {
+    const rel = await this.relative(path);
+    try {
+      await this.gate.write(rel, content, {
+        mode: 'upsert',
+        confirmProtected,
+        beforeWrite: async (change, apply) => {
+          if (change.before !== null && !(await confirmOverwrite(change.path))) throw new AcpError('acp.write-denied', `The user did not allow overwriting ${change.path}`);
+          await apply();
+        },
+      });
+    } catch (error) {
+      throw this.asAcpError(error, path);
     }
-    await mkdir(dirname(target), { recursive: true });
-    // The parent may have been created just now; check the finished path once more.
-    await this.confine(target);
-    await writeFile(target, content, 'utf8');
   }
 
-  /** The real path the agent's path stands for, or an error when it is outside the workspace. */
-  async confine(path: string): Promise<string> {
-    const root = await this.rootReal;
+  /** The workspace-relative path the agent's path stands for (lexically), or an error when it is outside. */
+  async relative(path: string): Promise<string> {
+    const real = await this.files.realRoot().catch(() => resolve(this.root));
     const lexical = resolve(isAbsolute(path) ? path : resolve(this.root, path));
-    // Lexical check against both spellings of the root (as given and real).
-    if (!within(resolve(this.root), lexical) && !within(root, lexical)) throw outside(path);
-    const real = await realOrNearest(lexical);
-    if (real === undefined || !within(root, real)) throw outside(path);
-    return real;
+    // Against both spellings of the root (as given and real); links are checked when opened.
+    for (const root of [resolve(this.root), real]) {
+      if (lexical === root) throw outside(path);
+      if (lexical.startsWith(root.endsWith(sep) ? root : root + sep)) return relative(root, lexical).split(sep).join('/');
+    }
+    throw outside(path);
   }
-}
 
-function within(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+  private asAcpError(error: unknown, path: string): unknown {
+    if (error instanceof AcpError) return error;
+    if (error instanceof ProtectedPathError) return new AcpError('acp.write-denied', error.message, undefined, { cause: error });
+    if (!(error instanceof ConfinedFileError)) return error;
+    switch (error.code) {
+      case 'fs.not_found':
+      case 'fs.not_a_file':
+        return new AcpError('acp.file-not-found', `No such file in the workspace: ${path}`, undefined, { cause: error });
+      case 'fs.too_large':
+        return new AcpError('acp.message-too-large', `${path} is over the ${this.maxReadBytes}-byte message limit ([acp].max_message_size_mb)`, undefined, { cause: error });
+      case 'fs.symlink_refused':
+        return new AcpError('acp.path-outside-workspace', `Refused: ${path} is a symbolic link, which may lead outside the workspace; Hearth does not write through links`, undefined, { cause: error });
+      case 'fs.exists':
+        return new AcpError('acp.write-denied', error.message, undefined, { cause: error });
+      default:
+        return new AcpError('acp.path-outside-workspace', `Refused: ${path} is outside the workspace (${error.message})`, undefined, { cause: error });
+    }
+  }
 }
 
 function outside(path: string): AcpError {
   return new AcpError('acp.path-outside-workspace', `Refused: ${path} is outside the workspace`);
-}
-
-/**
- * The real path of `path`, or of its nearest existing ancestor with the rest appended; undefined
- * for a dangling symlink on the way, whose target (maybe outside) a write would create.
- */
-async function realOrNearest(path: string): Promise<string | undefined> {
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      const real = await realpath(current);
-      return rest.length ? resolve(real, ...rest.reverse()) : real;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      if (await lstat(current).then(() => true, () => false)) return undefined;
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length).replace(/^[/\\]/, ''));
-      current = parent;
-    }
-  }
 }

@@ -1,47 +1,60 @@
-import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
+import { ConfinedFileError } from '../../fs/confinedFileError';
+import { confinePath } from '../../fs/confinedPath';
 import { KilnToolError } from './kilnToolErrors';
 
 /** Folders that are never notes: version control, dependencies and Hearth's own index. */
 export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '.hearth'];
 
 export interface KilnPath {
-  /** Absolute path inside the kiln. */
+  /** Absolute path inside the kiln (lexically; symlinks are checked when the file is opened). */
   absolute: string;
   /** Kiln-relative path with forward slashes (what tools report back). */
   relative: string;
 }
 
 /**
- * Resolves a tool's kiln-relative path and refuses anything that could reach outside the kiln:
- * absolute paths, `..` segments, and symlinks (of the target or any parent) that lead out. Tools
- * are called by models, so every path is hostile until checked.
+ * Checks a tool's kiln-relative path lexically and refuses absolute paths, `..` segments and the
+ * internal folders. Tools are called by models, so every path is hostile until checked; symlinks
+ * are refused where the file is opened (ConfinedRoot), since a check made here would race with
+ * whoever swaps the entry before the open.
  */
 export async function resolveKilnPath(kilnRoot: string, input: string, options: { allowRoot?: boolean } = {}): Promise<KilnPath> {
-  const refuse = (why: string) => new KilnToolError('path-outside-kiln', `Path "${input}" is not allowed: ${why}; use a path relative to the kiln`);
-  if (input.includes('\0')) throw refuse('it contains a NUL character');
-  const trimmed = input.trim();
-  if (isAbsolute(trimmed) || /^[A-Za-z]:/.test(trimmed) || trimmed.startsWith('\\\\') || trimmed.startsWith('~')) throw refuse('it is absolute');
-  const segments = trimmed.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
-  if (segments.includes('..')) throw refuse('".." leaves the kiln');
-  if (segments.length === 0 && !options.allowRoot) throw refuse('it names the kiln itself');
-  if (segments.length > 0 && ALWAYS_EXCLUDED.includes(segments[0])) throw refuse(`"${segments[0]}" is not part of the notes`);
+  let segments: string[];
+  try {
+    ({ segments } = confinePath(input, options));
+  } catch (error) {
+    throw asKilnToolError(error, input);
+  }
+  if (segments.length > 0 && ALWAYS_EXCLUDED.includes(segments[0])) {
+    throw new KilnToolError('path-outside-kiln', `Path "${input}" is not allowed: "${segments[0]}" is not part of the notes; use a path relative to the kiln`);
+  }
   const root = resolve(kilnRoot);
   const absolute = resolve(root, ...segments);
-  // Symlinks: the real location of the deepest existing ancestor (or the target) must stay inside.
-  const realRoot = await realpath(root);
-  let probe = absolute;
-  for (;;) {
-    try {
-      const real = await realpath(probe);
-      if (real !== realRoot && !real.startsWith(realRoot + sep)) throw refuse('a symbolic link leads outside the kiln');
-      break;
-    } catch (error) {
-      if (error instanceof KilnToolError) throw error;
-      const parent = dirname(probe);
-      if (parent === probe) break;
-      probe = parent;
-    }
+  return { absolute, relative: segments.join('/') || absolute.slice(root.length + sep.length) };
+}
+
+/**
+ * A confined-file refusal in the kiln tools' words (a model reads these and corrects its call);
+ * anything else, protected-path refusals included, passes through unchanged.
+ */
+export function asKilnToolError(error: unknown, input: string): unknown {
+  if (!(error instanceof ConfinedFileError)) return error;
+  const rel = error.path;
+  switch (error.code) {
+    case 'fs.outside_root':
+      return new KilnToolError('path-outside-kiln', `${error.message.replace(/the root( folder)?/, 'the kiln')}; use a path relative to the kiln`, { cause: error });
+    case 'fs.link_escape':
+      return new KilnToolError('path-outside-kiln', `Path "${input}" is not allowed: a symbolic link leads outside the kiln; use a path relative to the kiln`, { cause: error });
+    case 'fs.symlink_refused':
+      return new KilnToolError('path-outside-kiln', `Path "${input}" is not allowed: "${rel}" is a symbolic link, and Hearth does not follow links to notes`, { cause: error });
+    case 'fs.not_found':
+      return new KilnToolError('not-found', `No note at "${rel}"; use list_notes to see what exists`, { cause: error });
+    case 'fs.not_a_file':
+      return new KilnToolError('not-a-note', `"${rel}" is not a markdown note`, { cause: error });
+    case 'fs.too_large':
+      return new KilnToolError('too-large', `${error.message} (max_file_size_kb)`, { cause: error });
+    case 'fs.exists':
+      return new KilnToolError('exists', `A note already exists at "${rel}"; use update_note to change it`, { cause: error });
   }
-  return { absolute, relative: relative(root, absolute).split(sep).join('/') };
 }

@@ -4,6 +4,9 @@ import { describeError, isHearthError } from '../../errors';
 import type { ChangeJournal } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
 import type { ChangeReviewer, ReviewPolicy } from '../../changes/changeReview';
+import type { ConfinedRoot } from '../../fs/confinedRoot';
+import type { ProtectedPathRules } from '../../fs/protectedPaths';
+import type { WriteGate } from '../../fs/writeGate';
 import type { Host } from '../../host';
 import { KilnToolError } from './kilnToolErrors';
 
@@ -36,7 +39,7 @@ export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSign
 export interface KilnToolContext {
   /** Absolute path of the kiln. */
   kilnRoot: string;
-  host: Pick<Host, 'confirm' | 'log'>;
+  host: Pick<Host, 'confirm' | 'log' | 'confirmProtected'>;
   /** `[cli].confirm_destructive`: ask before overwriting or deleting a note. */
   confirmDestructive: boolean;
   /** Absent when no index exists (semantic_search then answers "index not available"). */
@@ -51,7 +54,16 @@ export interface KilnToolContext {
   reviewer?: ChangeReviewer;
   /** `[chat].review_edits`: which writes the reviewer sees. */
   reviewEdits?: ReviewPolicy;
+  /** Confined reads of the kiln; built from `kilnRoot` when absent. */
+  files?: ConfinedRoot;
+  /** The write gate (DESIGN.md decision 16); built from `files`, `protection` and the host when absent. */
+  gate?: WriteGate;
+  /** What besides the built-in list is protected (rules files, agent_directories, the workspace root). */
+  protection?: Omit<ProtectedPathRules, 'root'>;
 }
+
+/** A context with its confined files and write gate in place (what the tools themselves use). */
+export type BoundKilnContext = KilnToolContext & { files: ConfinedRoot; gate: WriteGate };
 
 /**
  * A kiln tool: MCP-shaped definition plus a handler. The same objects serve the gateway, the

@@ -1,4 +1,7 @@
-import type { KilnTool, KilnToolContext } from './kilnTool';
+import { ConfinedRoot } from '../../fs/confinedRoot';
+import { ProtectedPaths } from '../../fs/protectedPaths';
+import { WriteGate } from '../../fs/writeGate';
+import type { BoundKilnContext, KilnTool, KilnToolContext } from './kilnTool';
 import { readTools } from './readTools';
 import { searchTools } from './searchTools';
 import { writeTools } from './writeTools';
@@ -19,7 +22,21 @@ export const KILN_TOOL_NAMES = [
 
 /** Every kiln tool bound to one kiln; pass `{ readOnly: true }` for small models (size-aware prompts). */
 export function createKilnTools(ctx: KilnToolContext, options: { readOnly?: boolean } = {}): KilnTool[] {
-  const byName = new Map([...readTools(ctx), ...searchTools(ctx), ...writeTools(ctx)].map((tool) => [tool.name, tool]));
+  const bound = bindKilnContext(ctx);
+  const byName = new Map([...readTools(bound), ...searchTools(bound), ...writeTools(bound)].map((tool) => [tool.name, tool]));
   const tools = KILN_TOOL_NAMES.map((name) => byName.get(name)!);
   return options.readOnly ? tools.filter((tool) => tool.readOnly) : tools;
+}
+
+/** Fills in the confined files and the write gate a context was built without. */
+export function bindKilnContext(ctx: KilnToolContext): BoundKilnContext {
+  const files = ctx.files ?? new ConfinedRoot(ctx.kilnRoot);
+  const gate = ctx.gate ?? kilnWriteGate(ctx, files);
+  return { ...ctx, files, gate };
+}
+
+/** The kiln's write gate: protected paths from the context, asked through the host (refused where it cannot ask). */
+export function kilnWriteGate(ctx: Pick<KilnToolContext, 'kilnRoot' | 'host' | 'protection'>, files: ConfinedRoot): WriteGate {
+  const confirmProtected = ctx.host.confirmProtected?.bind(ctx.host);
+  return new WriteGate({ files, protectedPaths: new ProtectedPaths({ root: ctx.kilnRoot, ...ctx.protection }), ...(confirmProtected ? { confirmProtected } : {}) });
 }

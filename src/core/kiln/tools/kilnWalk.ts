@@ -1,6 +1,5 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { ConfinedRoot, type ConfinedDir } from '../../fs/confinedRoot';
 import { ALWAYS_EXCLUDED } from './kilnPath';
 
 export const NOTE_EXTENSIONS = ['.md', '.markdown'];
@@ -27,28 +26,37 @@ export function excludeMatcher(exclude: readonly string[] = []): (path: string) 
 
 /**
  * Kiln-relative paths (forward slashes, sorted) of the notes under `folder`. Symlinked folders are
- * not followed, so a link pointing out of the kiln cannot widen what the tools see.
+ * not followed, and each folder is opened through its checked parent (ConfinedRoot), so a folder
+ * swapped for a link out of the kiln mid-walk cannot widen what the tools or the index see.
  */
-export async function listNotePaths(kilnRoot: string, folder: string, options: { recursive: boolean; exclude?: readonly string[] }): Promise<string[]> {
+export async function listNotePaths(kiln: ConfinedRoot | string, folder: string, options: { recursive: boolean; exclude?: readonly string[] }): Promise<string[]> {
+  const files = typeof kiln === 'string' ? new ConfinedRoot(kiln) : kiln;
   const excluded = excludeMatcher(options.exclude);
   const found: string[] = [];
-  async function visit(relDir: string): Promise<void> {
-    let entries;
+  async function visit(dir: ConfinedDir): Promise<void> {
     try {
-      entries = await readdir(join(kilnRoot, relDir), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
-      if (ALWAYS_EXCLUDED.includes(entry.name) || excluded(rel)) continue;
-      if (entry.isDirectory()) {
-        if (options.recursive) await visit(rel);
-      } else if (entry.isFile() && isNotePath(entry.name)) {
-        found.push(rel);
+      let entries;
+      try {
+        entries = await dir.entries();
+      } catch {
+        return;
       }
+      for (const entry of entries) {
+        const rel = dir.relative ? `${dir.relative}/${entry.name}` : entry.name;
+        if (ALWAYS_EXCLUDED.includes(entry.name) || excluded(rel)) continue;
+        if (entry.isDirectory()) {
+          if (!options.recursive) continue;
+          const child = await dir.child(entry.name);
+          if (child) await visit(child);
+        } else if (entry.isFile() && isNotePath(entry.name)) {
+          found.push(rel);
+        }
+      }
+    } finally {
+      await dir.close();
     }
   }
-  await visit(folder);
+  const top = await files.directory(folder).catch(() => undefined);
+  if (top) await visit(top);
   return found.sort();
 }

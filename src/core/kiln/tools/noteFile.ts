@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { link, open, rename, unlink } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 
@@ -57,40 +55,4 @@ export function noteTags(parts: NoteParts): string[] {
 /** `[[target]]` and `[[target|alias]]` links, by target. */
 export function noteLinks(body: string): string[] {
   return [...new Set([...body.matchAll(/\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]/g)].map((m) => m[1].trim()))];
-}
-
-async function writeTemp(target: string, content: string): Promise<string> {
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return temp;
-}
-
-/**
- * Writes a file so that a crash leaves either the old or the new content, never half of one:
- * temp file, fsync, rename over the target.
- */
-export async function writeFileAtomic(target: string, content: string): Promise<void> {
-  const temp = await writeTemp(target, content);
-  try {
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-}
-
-/** Like writeFileAtomic but fails with EEXIST instead of replacing an existing file (hard link is atomic and no-clobber). */
-export async function createFileAtomic(target: string, content: string): Promise<void> {
-  const temp = await writeTemp(target, content);
-  try {
-    await link(temp, target);
-  } finally {
-    await unlink(temp).catch(() => {});
-  }
 }

@@ -1,7 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineKilnTool, jsonResult, type KilnTool, type KilnToolContext } from './kilnTool';
-import { resolveKilnPath, type KilnPath } from './kilnPath';
+import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
+import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { isNotePath, listNotePaths } from './kilnWalk';
 import { noteLinks, noteTags, noteTitle, splitNote } from './noteFile';
@@ -9,18 +8,22 @@ import { noteLinks, noteTags, noteTitle, splitNote } from './noteFile';
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln, e.g. "projects/plan.md"');
 
-/** Reads an existing note inside the kiln; the size limit keeps a huge file from flooding a model's context. */
-export async function readNoteText(ctx: KilnToolContext, path: string): Promise<{ where: KilnPath; text: string; size: number; modified: Date }> {
+/**
+ * Reads an existing note inside the kiln, opened confined (no link followed, the descriptor checked
+ * inside the kiln); the size limit keeps a huge file from flooding a model's context.
+ */
+export async function readNoteText(ctx: BoundKilnContext, path: string): Promise<{ where: KilnPath; text: string; bytes: Buffer; size: number; modified: Date }> {
   const where = await resolveKilnPath(ctx.kilnRoot, path);
-  const info = await stat(where.absolute).catch(() => undefined);
-  if (!info) throw new KilnToolError('not-found', `No note at "${where.relative}"; use list_notes to see what exists`);
-  if (!info.isFile() || !isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note`);
-  const limit = (ctx.maxFileSizeKb ?? 1024) * 1024;
-  if (info.size > limit) throw new KilnToolError('too-large', `"${where.relative}" is ${Math.ceil(info.size / 1024)} KB, over max_file_size_kb (${limit / 1024})`);
-  return { where, text: await readFile(where.absolute, 'utf8'), size: info.size, modified: info.mtime };
+  if (!isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note`);
+  try {
+    const read = await ctx.files.readText(where.relative, { maxBytes: (ctx.maxFileSizeKb ?? 1024) * 1024 });
+    return { where, text: read.text, bytes: read.bytes, size: read.size, modified: read.modified };
+  } catch (error) {
+    throw asKilnToolError(error, path);
+  }
 }
 
-export function readTools(ctx: KilnToolContext): KilnTool[] {
+export function readTools(ctx: BoundKilnContext): KilnTool[] {
   const readNote = defineKilnTool({
     name: 'read_note',
     title: 'Read note',
@@ -75,9 +78,9 @@ export function readTools(ctx: KilnToolContext): KilnTool[] {
     annotations: READ_ONLY,
     async handler(args) {
       const folder = await resolveKilnPath(ctx.kilnRoot, args.folder ?? '', { allowRoot: true });
-      const info = await stat(folder.absolute).catch(() => undefined);
+      const info = await ctx.files.stat(folder.relative).catch((error: unknown) => Promise.reject(asKilnToolError(error, args.folder ?? '')));
       if (!info?.isDirectory()) throw new KilnToolError('not-found', `No folder "${folder.relative}" in the kiln`);
-      const notes = await listNotePaths(ctx.kilnRoot, folder.relative, { recursive: args.recursive ?? true, exclude: ctx.exclude });
+      const notes = await listNotePaths(ctx.files, folder.relative, { recursive: args.recursive ?? true, exclude: ctx.exclude });
       return jsonResult({ folder: folder.relative || '.', count: notes.length, notes });
     },
   });
@@ -89,7 +92,7 @@ export function readTools(ctx: KilnToolContext): KilnTool[] {
     schema: z.strictObject({}),
     annotations: READ_ONLY,
     async handler() {
-      const notes = await listNotePaths(ctx.kilnRoot, '', { recursive: true, exclude: ctx.exclude });
+      const notes = await listNotePaths(ctx.files, '', { recursive: true, exclude: ctx.exclude });
       const folders = new Set(notes.map((note) => note.split('/').slice(0, -1).join('/')).filter(Boolean));
       return jsonResult({ root: ctx.kilnRoot, notes: notes.length, folders: folders.size, semantic_search: ctx.semanticSearch !== undefined });
     },

@@ -1,7 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { defineKilnTool, jsonResult, type KilnTool, type KilnToolContext } from './kilnTool';
+import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
 import { resolveKilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { listNotePaths } from './kilnWalk';
@@ -11,14 +9,12 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const limitSchema = (fallback: number) => z.number().int().min(1).max(200).optional().describe(`Maximum number of results (default ${fallback})`);
 
 /** Reads each note once, skipping those over max_file_size_kb (the indexer skips them too). */
-async function* notesIn(ctx: KilnToolContext, folder: string): AsyncGenerator<{ path: string; text: string }> {
-  const limit = (ctx.maxFileSizeKb ?? 1024) * 1024;
-  for (const path of await listNotePaths(ctx.kilnRoot, folder, { recursive: true, exclude: ctx.exclude })) {
-    const absolute = join(ctx.kilnRoot, path);
-    const info = await stat(absolute).catch(() => undefined);
-    if (!info || info.size > limit) continue;
-    const text = await readFile(absolute, 'utf8').catch(() => undefined);
-    if (text !== undefined) yield { path, text };
+async function* notesIn(ctx: BoundKilnContext, folder: string): AsyncGenerator<{ path: string; text: string }> {
+  const maxBytes = (ctx.maxFileSizeKb ?? 1024) * 1024;
+  for (const path of await listNotePaths(ctx.files, folder, { recursive: true, exclude: ctx.exclude })) {
+    // Confined: a note swapped for a link out of the kiln since the listing is skipped, not read.
+    const read = await ctx.files.readText(path, { maxBytes }).catch(() => undefined);
+    if (read !== undefined) yield { path, text: read.text };
   }
 }
 
@@ -32,7 +28,7 @@ function matchesProperty(actual: unknown, wanted: unknown): boolean {
   return text(actual) === text(wanted);
 }
 
-export function searchTools(ctx: KilnToolContext): KilnTool[] {
+export function searchTools(ctx: BoundKilnContext): KilnTool[] {
   const textSearch = defineKilnTool({
     name: 'text_search',
     title: 'Text search',

@@ -1,15 +1,15 @@
-import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FileChange } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
 import { applyReviewedChange } from '../../changes/changeReview';
-import { defineKilnTool, type KilnTool, type KilnToolContext } from './kilnTool';
-import { resolveKilnPath, type KilnPath } from './kilnPath';
+import type { BeforeWrite } from '../../fs/writeGate';
+import { defineKilnTool, type BoundKilnContext, type KilnTool, type KilnToolContext } from './kilnTool';
+import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { isNotePath } from './kilnWalk';
-import { createFileAtomic, joinNote, splitNote, writeFileAtomic } from './noteFile';
+import { joinNote, splitNote } from './noteFile';
+import { readNoteText } from './readTools';
 
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln; ".md" is added when there is no extension');
 const frontmatterSchema = z.record(z.string(), z.unknown());
@@ -22,10 +22,22 @@ async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<Kil
   return where;
 }
 
-async function existingNote(where: KilnPath): Promise<string> {
-  const info = await stat(where.absolute).catch(() => undefined);
-  if (!info?.isFile()) throw new KilnToolError('not-found', `No note at "${where.relative}"`);
-  return readFile(where.absolute, 'utf8');
+/** The gate's hook for one tool call: review or confirmation as `[chat].review_edits` says, then the journal. */
+function journaledBy(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, signal?: AbortSignal): BeforeWrite {
+  return (change, apply) => journaled(ctx, tool, origin, change, apply, signal);
+}
+
+/** Gate refusals in the kiln tools' words; protected-path and review refusals pass through. */
+async function gated<T>(input: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asKilnToolError(error, input);
+  }
+}
+
+function actorOf(origin: ChangeOrigin | undefined): string | undefined {
+  return origin?.agent ?? origin?.client;
 }
 
 /** Runs `apply` (the note write) reviewed or confirmed as `[chat].review_edits` says, and journaled. */
@@ -41,7 +53,7 @@ async function journaled(ctx: KilnToolContext, tool: string, origin: ChangeOrigi
   await applyReviewedChange(policy, change, actor, apply, signal);
 }
 
-export function writeTools(ctx: KilnToolContext): KilnTool[] {
+export function writeTools(ctx: BoundKilnContext): KilnTool[] {
   const createNote = defineKilnTool({
     name: 'create_note',
     title: 'Create note',
@@ -55,17 +67,7 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
     async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
       const content = joinNote(args.frontmatter ?? {}, args.content);
-      if (await stat(where.absolute).catch(() => undefined)) throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
-      try {
-        const change = { path: where.relative, before: null, after: Buffer.from(content, 'utf8') };
-        await journaled(ctx, 'create_note', origin, change, async () => {
-          await mkdir(dirname(where.absolute), { recursive: true });
-          await createFileAtomic(where.absolute, content);
-        }, signal);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KilnToolError('exists', `A note already exists at "${where.relative}"; use update_note to change it`);
-        throw error;
-      }
+      await gated(args.path, () => ctx.gate.write(where.relative, content, { mode: 'create', actor: actorOf(origin), beforeWrite: journaledBy(ctx, 'create_note', origin, signal) }));
       return `Created ${where.relative}`;
     },
   });
@@ -81,7 +83,7 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
-      const before = await existingNote(where);
+      const { text: before, bytes } = await readNoteText(ctx, where.relative);
       const parts = splitNote(before);
       const frontmatter = { ...parts.frontmatter };
       for (const [key, value] of Object.entries(args.frontmatter ?? {})) {
@@ -92,8 +94,7 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
       const next =
         args.frontmatter === undefined ? before.slice(0, before.length - parts.body.length) + (args.content ?? parts.body) : joinNote(frontmatter, args.content ?? parts.body);
       if (next === before) return `No change to ${where.relative}`;
-      const change = { path: where.relative, before: await readFile(where.absolute), after: Buffer.from(next, 'utf8') };
-      await journaled(ctx, 'update_note', origin, change, () => writeFileAtomic(where.absolute, next), signal);
+      await gated(args.path, () => ctx.gate.write(where.relative, next, { mode: 'replace', before: bytes, actor: actorOf(origin), beforeWrite: journaledBy(ctx, 'update_note', origin, signal) }));
       return `Updated ${where.relative}`;
     },
   });
@@ -106,8 +107,8 @@ export function writeTools(ctx: KilnToolContext): KilnTool[] {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, signal, origin) {
       const where = await notePathForWrite(ctx, args.path);
-      await existingNote(where);
-      await journaled(ctx, 'delete_note', origin, { path: where.relative, before: await readFile(where.absolute), after: null }, () => unlink(where.absolute), signal);
+      const { bytes } = await readNoteText(ctx, where.relative);
+      await gated(args.path, () => ctx.gate.remove(where.relative, { before: bytes, actor: actorOf(origin), beforeWrite: journaledBy(ctx, 'delete_note', origin, signal) }));
       return `Deleted ${where.relative}`;
     },
   });
