@@ -46,7 +46,7 @@ export class GatewayController implements vscode.Disposable {
 
   constructor(
     private readonly host: Host,
-    redactor: Redactor,
+    private readonly redactor: Redactor,
     private readonly version: string,
     /** Edits by the gateway's MCP clients are staged for review in the editor like any agent's. */
     private readonly reviewer?: ChangeReviewer,
@@ -146,7 +146,8 @@ export class GatewayController implements vscode.Disposable {
       return;
     }
     this.statusItem.text = view.text;
-    this.statusItem.tooltip = view.tooltip;
+    // Upstream errors are scrubbed where they are made; the tooltip is user-facing, so once more.
+    this.statusItem.tooltip = this.redactor.redact(view.tooltip);
     this.statusItem.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.statusItem.show();
   }
