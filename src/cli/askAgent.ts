@@ -2,6 +2,8 @@
  * `hearth ask --agent NAME`: starts the named agent (or the default one for `default`) in the
  * workspace, runs one turn, and ends the session and everything it started.
  */
+import { isLlmError } from '../core/llm/errors';
+import { checkModelId } from '../core/llm/modelSwitch';
 import { createAgentContext } from './agentContext';
 import { runAgentTurn } from './agentTurn';
 import type { CommonFlags } from './cliContext';
@@ -15,6 +17,15 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
   const ctx = await createAgentContext(io, flags, { startGateway: true });
   try {
     const agent = name === 'default' ? await ctx.catalog.defaultAgent() : name;
+    if (flags.model && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'internal')) {
+      // An internal agent's --model names a configured provider's model: a typo exits 2 before anything starts.
+      try {
+        await checkModelId(ctx.llm, flags.model);
+      } catch (error) {
+        if (isLlmError(error, 'llm-unknown-provider')) throw new UsageError(error.message);
+        throw error;
+      }
+    }
     const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
     const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, ...(flags.model ? { model: flags.model } : {}) });
     try {

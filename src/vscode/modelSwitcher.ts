@@ -12,6 +12,7 @@ import type { Logger } from '../core/host';
 import type { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ProviderModels } from '../core/llm/modelCatalog';
 import { formatModelId } from '../core/llm/modelId';
+import { switchModelChecked } from '../core/llm/modelSwitch';
 import { formatSize, formatTable, modelRows, sameModel } from '../core/llm/modelTable';
 import { SWITCH_MODEL_COMMAND } from './statusModel';
 
@@ -59,7 +60,8 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
         continue;
       }
       let activeListed = false;
-      for (const model of entry.models) {
+      // Embedding models cannot chat: not offered here (Hearth: List Models shows them, marked).
+      for (const model of entry.models.filter((m) => m.kind !== 'embedding')) {
         const active = entry.provider === current.name && sameModel(model.id, current.model);
         activeListed ||= active;
         items.push(this.item(entry.provider, model.id, active, formatSize(model.parameterBillions)));
@@ -109,7 +111,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
       picker.onDidTriggerItemButton(async ({ item }) => {
         if (!item.id) return;
         picker.hide();
-        if (this.choose(item.id)) await this.persist();
+        if (await this.choose(item.id)) await this.persist();
       });
       picker.onDidAccept(async () => {
         // Text that matches no listed model is used as typed (`provider/model` or a model name), so
@@ -119,7 +121,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
         const id = item ? item.id : picker.value.trim() || undefined;
         if (!id) return;
         picker.hide();
-        if (this.choose(id)) await this.offerPersist();
+        if (await this.choose(id)) await this.offerPersist();
       });
       picker.onDidHide(() => {
         picker.dispose();
@@ -132,9 +134,10 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
   }
 
   /** Switches for the session; false (and a message) when the id cannot be used. */
-  choose(id: string): boolean {
+  async choose(id: string): Promise<boolean> {
     try {
-      const selected = this.deps.runtime.selection.switchTo(id);
+      const { runtime } = this.deps;
+      const selected = await switchModelChecked({ selection: runtime.selection, catalog: runtime.catalog, provider: (s) => runtime.provider(s) }, id);
       this.deps.log.info(`model switched for this session: ${formatModelId(selected.name, selected.model)}`);
       return true;
     } catch (error) {

@@ -85,8 +85,9 @@ export class ChatApp {
         return;
       case 'permission':
         this.permissionTurns.set(message.requestId, message.turnId);
+        // The prompt goes into the turn that waits for it and scrolls itself into view.
         this.turns.get(message.turnId)?.showPermission(message.requestId, message.request);
-        return this.scroll();
+        return;
       case 'permissionDone': {
         const turnId = this.permissionTurns.get(message.requestId);
         if (turnId) this.turns.get(turnId)?.permissionDone(message.requestId, message.optionId);

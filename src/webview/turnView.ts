@@ -135,7 +135,9 @@ export class TurnView {
     this.textBlock = undefined;
     const box = el(doc, 'div', 'permission');
     box.dataset.requestId = requestId;
-    box.append(el(doc, 'div', 'permission-title', `Allow: ${request.title}?`));
+    box.setAttribute('role', 'group');
+    // The agent's title is shown as it wrote it (a question already, or "X wants to overwrite y").
+    box.append(el(doc, 'div', 'permission-label', 'Permission needed'), el(doc, 'div', 'permission-title', request.title));
     if (request.detail) box.append(el(doc, 'pre', 'permission-detail', request.detail));
     const buttons = el(doc, 'div', 'permission-options');
     for (const option of request.options) {
@@ -151,6 +153,8 @@ export class TurnView {
     box.append(buttons);
     this.prompts.set(requestId, box);
     this.reply.append(box);
+    // In a long chat the waiting turn may be off-screen: bring the question into view.
+    box.scrollIntoView?.({ block: 'nearest' });
   }
 
   permissionDone(requestId: string, optionId: string | undefined): void {

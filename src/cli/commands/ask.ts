@@ -7,6 +7,7 @@
 import { isLlmError } from '../../core/llm/errors';
 import type { ChatMessage, Usage } from '../../core/llm/types';
 import { formatModelId } from '../../core/llm/modelId';
+import { switchModelChecked } from '../../core/llm/modelSwitch';
 import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createLlmContext } from '../llmContext';
 import type { CliIo } from '../main';
@@ -51,7 +52,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (values.agent !== undefined) return askAgent(values.agent, question, values, io);
 
   const ctx = await createLlmContext(io, values);
-  if (model) ctx.selection.switchTo(model);
+  if (model) {
+    try {
+      await switchModelChecked(ctx, model);
+    } catch (error) {
+      // A typo in --model is the caller's mistake: exit 2, as for any bad argument.
+      if (isLlmError(error, 'llm-unknown-provider')) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   const settings = ctx.selection.current();
   const provider = ctx.provider(settings);
   const messages: ChatMessage[] = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: question }];

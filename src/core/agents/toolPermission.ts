@@ -20,7 +20,7 @@ export type PermissionAnswer = 'once' | 'always' | 'denied';
 export function permissionRequest(tool: AgentTool, call: ToolCall): PermissionRequest {
   return {
     toolCallId: call.id,
-    title: `${tool.title ?? tool.name}: allow this change?`,
+    title: `Allow ${tool.title ?? tool.name}?`,
     detail: JSON.stringify(call.arguments, null, 2),
     options: [...PERMISSION_OPTIONS],
   };

@@ -11,6 +11,8 @@ export class AgentSessionSlot {
   private session: AgentSession | undefined;
   /** The model changed since the session started (see modelChanged). */
   private stale = false;
+  /** The model id the session started on: a config edit changes the model without any switch event. */
+  private startedOn: string | undefined;
 
   constructor(
     private readonly catalog: AgentCatalog,
@@ -21,10 +23,15 @@ export class AgentSessionSlot {
    * The session for `agent`: the current one, or a new one started with `options()`. `fresh` says
    * it is new, so it has not seen the conversation's earlier turns.
    */
-  async ensure(agent: string, options: () => AgentStartOptions): Promise<{ session: AgentSession; fresh: boolean }> {
-    if (this.session && this.session.agent.name === agent && !this.stale) return { session: this.session, fresh: false };
+  async ensure(agent: string, options: () => AgentStartOptions, model?: string): Promise<{ session: AgentSession; fresh: boolean }> {
+    // An internal agent talks to the model it started on: when the header's model differs now
+    // (a switch, or `[llm].default` / `default_model` edited in the config), the next turn and a
+    // Retry start a new session on it (seeded with the conversation, so nothing is forgotten).
+    const moved = this.session?.agent.kind === 'internal' && model !== undefined && model !== this.startedOn;
+    if (this.session && this.session.agent.name === agent && !this.stale && !moved) return { session: this.session, fresh: false };
     this.stale = false;
     await this.end();
+    this.startedOn = model;
     this.session = await this.catalog.start(agent, options());
     return { session: this.session, fresh: true };
   }

@@ -9,7 +9,7 @@ import type { ChatCommandName } from './protocol';
 export interface ChatModels {
   currentId(): string;
   /** Switches for the session (`provider/model`, or a model name keeping the provider); throws when unusable. */
-  switchTo(id: string): string;
+  switchTo(id: string): Promise<string>;
   /** Every configured provider's models as `provider/model` ids, and the providers that failed. */
   list(): Promise<{ ids: string[]; errors: string[] }>;
   /** Opens the editor's model picker (`:model` alone). */
@@ -42,7 +42,7 @@ export async function runChatCommand(target: ChatCommandTarget, models: ChatMode
     case 'model':
       if (!arg) return models.openSwitcher();
       try {
-        const id = models.switchTo(arg);
+        const id = await models.switchTo(arg);
         return target.notice('info', `Model for this session: ${id}`);
       } catch (error) {
         return target.notice('error', describeError(error));

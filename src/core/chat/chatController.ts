@@ -281,10 +281,11 @@ export class ChatController {
       const prompts = await readAttachments(attachments, (ref) => this.deps.notes.read(ref));
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
       const { session, fresh } = await this.agentSession.ensure(await this.ensureAgent(), () => ({
-        host: { requestPermission: (request, signal) => this.permissions.ask(turn.id, request, signal) },
+        // The session outlives this turn: a prompt belongs to the turn running when it is asked.
+        host: { requestPermission: (request, signal) => this.permissions.ask(this.running?.turn.id ?? turn.id, request, signal) },
         cwd: this.deps.cwd(),
         ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
-      }));
+      }), this.deps.models.currentId());
       // A new session has not seen the earlier turns: internal agents got them as chat history at
       // start; an external agent cannot be given history, so it gets a recap with this prompt.
       if (fresh && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });

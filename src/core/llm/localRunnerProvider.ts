@@ -4,6 +4,7 @@
  * system prompts; it is capped (MAX_NUM_CTX) so a 128k-context model does not reserve gigabytes of
  * KV cache for a chat that never needs it.
  */
+import { modelKind } from './modelKind';
 import { randomUUID } from 'node:crypto';
 import { Ollama, type ShowResponse } from 'ollama';
 import { LLM_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../config/providerTypes';
@@ -68,7 +69,7 @@ export class LocalRunnerProvider implements LlmProvider {
       const response = await (await this.client(s)).list();
       return response.models.map((m) => {
         const parameterBillions = modelParameterBillions(m.name, m.details?.parameter_size);
-        return { id: m.name, ...(parameterBillions !== undefined ? { parameterBillions } : {}) };
+        return { id: m.name, kind: modelKind(m.name, m.details?.family), ...(parameterBillions !== undefined ? { parameterBillions } : {}) };
       });
     });
   }

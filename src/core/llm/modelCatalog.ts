@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describeError } from '../errors';
+import { modelKind } from './modelKind';
 import type { LlmProviderType } from '../config/providerTypes';
 import type { LlmProvider, ModelInfo, ProviderSettings } from './types';
 
@@ -96,7 +97,7 @@ export class ModelCatalog {
     const { settings } = provider;
     const base = { provider: settings.name, type: settings.type, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) };
     try {
-      const models = await provider.listModels(signal);
+      const models = (await provider.listModels(signal)).map((m) => ({ ...m, kind: m.kind ?? modelKind(m.id) }));
       return { ...base, models, fetchedAt: this.now() };
     } catch (error) {
       const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'llm-request-failed';

@@ -3,6 +3,7 @@
  * "Hearth: List Models", so both show the same thing (active marker, sizes, errors in place).
  */
 import type { ProviderModels } from './modelCatalog';
+import type { ModelKind } from './modelKind';
 import type { ProviderSettings } from './types';
 
 export interface ModelRow {
@@ -10,6 +11,8 @@ export interface ModelRow {
   type: string;
   model: string | null;
   active: boolean;
+  /** `embedding` models cannot chat: pickers leave them out. Absent on error rows. */
+  kind?: ModelKind;
   /** Parameter count in billions, where known. */
   size?: number;
   /** False for the active model when the provider's list does not contain it. */
@@ -39,7 +42,7 @@ export function modelRows(listing: ProviderModels[], providers: ProviderSettings
     for (const model of entry.models) {
       const active = isActiveProvider && sameModel(model.id, current.model);
       activeSeen ||= active;
-      rows.push({ provider: entry.provider, type: entry.type, model: model.id, active, ...(model.parameterBillions !== undefined ? { size: model.parameterBillions } : {}) });
+      rows.push({ provider: entry.provider, type: entry.type, model: model.id, active, kind: model.kind ?? 'chat', ...(model.parameterBillions !== undefined ? { size: model.parameterBillions } : {}) });
     }
     if (isActiveProvider && !activeSeen && current.model) {
       rows.push({ provider: entry.provider, type: entry.type, model: current.model, active: true, listed: false });
@@ -65,7 +68,7 @@ export function formatTable(rows: ModelRow[]): string {
       lines.push(`${mark} ${row.provider.padEnd(pw)}  ${'(unavailable)'.padEnd(mw)}  ${row.error}`);
       continue;
     }
-    const note = row.listed === false ? '  (configured; not in the provider\'s list)' : '';
+    const note = row.listed === false ? '  (configured; not in the provider\'s list)' : row.kind === 'embedding' ? '  (embedding model)' : '';
     lines.push(`${mark} ${row.provider.padEnd(pw)}  ${(row.model ?? '').padEnd(mw)}  ${formatSize(row.size)}${note}`.trimEnd());
   }
   return lines.join('\n') + '\n';

@@ -4,6 +4,7 @@
  * messages and the same stream of events whatever the backend, so backend quirks stay in the
  * provider and its pure conversion functions.
  */
+import type { ModelKind } from './modelKind';
 import type { ActiveProvider } from './activeProvider';
 
 /** A tool call the model asked for; `arguments` are already parsed from the wire's JSON text. */
@@ -55,6 +56,8 @@ export interface ModelInfo {
   parameterBillions?: number;
   /** Context window in tokens, where the backend reports it. */
   contextLength?: number;
+  /** Chat or embedding (modelKind.ts); set by the catalog for every listed model. */
+  kind?: ModelKind;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Host } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import { formatModelId } from '../../core/llm/modelId';
+import { switchModelChecked } from '../../core/llm/modelSwitch';
 import type { ConfigService } from '../configService';
 import { SWITCH_MODEL_COMMAND } from '../statusModel';
 import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
@@ -54,14 +55,15 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), indexSearch(deps.index));
   const models: ChatModels = {
     currentId: () => llm.selection.currentId(),
-    switchTo: (id) => {
-      const selected = llm.selection.switchTo(id);
+    switchTo: async (id) => {
+      const selected = await switchModelChecked({ selection: llm.selection, catalog: llm.catalog, provider: (s) => llm.provider(s) }, id);
       return formatModelId(selected.name, selected.model);
     },
     list: async () => {
       const listing = await llm.catalog.list();
       return {
-        ids: listing.flatMap((entry) => entry.models.map((m) => formatModelId(entry.provider, m.id))),
+        // Embedding models cannot chat: `:model` completion and `:models` leave them out.
+        ids: listing.flatMap((entry) => entry.models.filter((m) => m.kind !== 'embedding').map((m) => formatModelId(entry.provider, m.id))),
         errors: listing.filter((entry) => entry.error).map((entry) => `${entry.provider}: ${entry.error!.message}`),
       };
     },

@@ -86,7 +86,7 @@ test('the controller refuses attachHit outside the scope: logged, said in the pa
     catalog: new FakeCatalog(),
     post: (m) => posts.push(m),
     store: new HistoryStore(new MemoryStorage()),
-    models: { currentId: () => 'p/m', switchTo: (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
+    models: { currentId: () => 'p/m', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
     notes: { activeNote: () => undefined, confine: (path) => s.check(path), read: async (ref) => (reads.push(ref.path), 'text') },
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),

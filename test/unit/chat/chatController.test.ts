@@ -39,7 +39,7 @@ function harness(options: { storage?: MemoryStorage; catalog?: FakeCatalog; lazy
   let current = 'local/qwen2.5:0.5b';
   const models: ChatModels = {
     currentId: () => current,
-    switchTo: (id) => {
+    switchTo: async (id) => {
       if (id.startsWith('nowhere/')) throw new Error('no provider named "nowhere" is configured (configured: local, cloud)');
       h.switched.push(id);
       current = id.includes('/') ? id : `local/${id}`;
@@ -194,6 +194,21 @@ test('permission prompts carry the agent\'s options; approve runs the tool, reje
     const stored = h.state().conversation.turns[0]!.events.find((e) => e.type === 'tool_call');
     assert.equal(stored?.type === 'tool_call' && stored.status, expected);
   }
+});
+
+test('a permission prompt of the third turn is posted for the third turn, not the first', async () => {
+  const h = harness();
+  await h.controller.handle({ type: 'pickAgent', name: 'kiln' });
+  await h.controller.handle({ type: 'send', text: 'one' });
+  await h.controller.handle({ type: 'send', text: 'two' });
+  const turn = h.controller.handle({ type: 'send', text: 'tool' });
+  const prompt = await until(() => h.posts.find((m) => m.type === 'permission'), 'permission prompt');
+  const third = h.posts.filter((m) => m.type === 'turnStart').at(-1);
+  assert.ok(prompt.type === 'permission' && third?.type === 'turnStart');
+  assert.equal(h.catalog.started, 1, 'one session for the three turns');
+  assert.equal(prompt.turnId, third.turnId);
+  await h.controller.handle({ type: 'permission', requestId: prompt.requestId, optionId: 'allow' });
+  await turn;
 });
 
 test('stop aborts the running turn, cancels an open prompt, and the turn ends as cancelled', async () => {

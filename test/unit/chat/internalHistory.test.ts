@@ -8,12 +8,16 @@ import { join } from 'node:path';
 import { createAgentCatalog } from '../../../src/core/agents/agentSetup';
 import { ChatController, type ChatModels } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
+import type { HostMessage } from '../../../src/core/chat/protocol';
 import type { LlmProviderType } from '../../../src/core/config/providerTypes';
 import { silentLogger } from '../../../src/core/host';
 import { formatModelId } from '../../../src/core/llm/modelId';
 import { agentDeps, KILN_NOTES, lastMessageText, mockConfig, tempDir, writeFiles } from '../agents/helpers';
 import { startMockLlm, type MockLlm } from '../llm/mockLlm';
 import { MemoryStorage } from './fakeCatalog';
+
+/** What the controllers posted to their panel. */
+const posts: HostMessage[] = [];
 
 type WireMessage = { role: string; content: unknown };
 
@@ -36,14 +40,13 @@ after(async () => {
   await cleanup();
 });
 
-function chat(type: LlmProviderType, storage: MemoryStorage) {
-  const config = mockConfig(type, server.url, 'model-a');
+function chat(type: LlmProviderType, storage: MemoryStorage, config = mockConfig(type, server.url, 'model-a')) {
   const deps = agentDeps(config, kiln);
   const catalog = createAgentCatalog({ config: () => config, runtime: deps.runtime, kilnContext: deps.kilnContext, globalConfigDir: join(kiln, 'no-global'), workspaceRoot: kiln, log: silentLogger });
   const selection = deps.runtime.selection;
   const models: ChatModels = {
     currentId: () => selection.currentId(),
-    switchTo: (id) => {
+    switchTo: async (id) => {
       const selected = selection.switchTo(id);
       return formatModelId(selected.name, selected.model);
     },
@@ -52,7 +55,7 @@ function chat(type: LlmProviderType, storage: MemoryStorage) {
   };
   const controller = new ChatController({
     catalog,
-    post: () => {},
+    post: (m) => posts.push(m),
     store: new HistoryStore(storage),
     models,
     notes: { activeNote: () => undefined, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
@@ -92,6 +95,24 @@ for (const type of ['cloud_a', 'cloud_b'] as LlmProviderType[]) {
       // The same session goes on with the whole conversation.
       await controller.handle({ type: 'send', text: 'KEY-third what grows beside them?' });
       assert.deepEqual(lastRequest().messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+      await controller.dispose();
+    });
+
+    test('a config edit of the active model reaches the next turn and Retry, with the conversation kept', async () => {
+      const config = mockConfig(type, server.url, 'model-a');
+      const controller = chat(type, new MemoryStorage(), config);
+      await controller.handle({ type: 'send', text: 'KEY-first how do tomatoes grow?' });
+      assert.equal(lastRequest().model, 'model-a');
+      // As the editor's config reload does: the snapshot changes, no switch event fires.
+      config.llm.providers!.mock!.default_model = 'model-c';
+      await controller.handle({ type: 'send', text: 'KEY-second and water?' });
+      const request = lastRequest();
+      assert.equal(request.model, 'model-c');
+      assert.deepEqual(request.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+      config.llm.providers!.mock!.default_model = 'model-d';
+      const lastTurn = posts.flatMap((m) => (m.type === 'turnStart' ? [m.turnId] : [])).at(-1)!;
+      await controller.handle({ type: 'retry', turnId: lastTurn });
+      assert.equal(lastRequest().model, 'model-d');
       await controller.dispose();
     });
 

@@ -76,7 +76,7 @@ test('hearth models --json, the 5-minute cache, and --refresh', async () => {
   const { code, stdout } = await hearth(['models', '--json']);
   assert.equal(code, 0);
   const rows = JSON.parse(stdout) as { provider: string; type: string; model: string | null; active: boolean; error?: string }[];
-  assert.deepEqual(rows.find((r) => r.active), { provider: 'local', type: 'local_runner', model: 'qwen2.5:0.5b', active: true, size: 0.494 });
+  assert.deepEqual(rows.find((r) => r.active), { provider: 'local', type: 'local_runner', model: 'qwen2.5:0.5b', active: true, kind: 'chat', size: 0.494 });
   assert.ok(rows.some((r) => r.provider === 'openai' && r.type === 'cloud_a' && r.model === 'gpt-4o-mini' && !r.active));
   const offline = rows.find((r) => r.provider === 'offline');
   assert.equal(offline?.model, 'llama3.2');
@@ -107,6 +107,19 @@ test('hearth ask --model provider/model --json prints message, usage and model',
   assert.equal(code, 0, stderr);
   const result = JSON.parse(stdout);
   assert.deepEqual(result, { message: 'Paris is the capital.', usage: { inputTokens: 7, outputTokens: 5 }, model: 'openai/gpt-4o-mini', stopReason: 'stop' });
+});
+
+test('hearth ask --model with a provider typo exits 2 naming the configured providers, closest first, and sends nothing', async () => {
+  const chats = () => server.requests.filter((r) => r.includes('/chat')).length;
+  const before = chats();
+  const { code, stdout, stderr } = await hearth(['ask', '-m', 'lcoal/qwen2.5:0.5b', 'capital of France?']);
+  assert.equal(code, 2, stderr);
+  assert.equal(stdout, '');
+  assert.match(stderr, /^hearth ask: no provider 'lcoal' — configured: local, /m);
+  const agent = await hearth(['ask', '--agent', 'kiln', '-m', 'lcoal/qwen2.5:0.5b', 'capital of France?']);
+  assert.equal(agent.code, 2, agent.stderr);
+  assert.match(agent.stderr, /no provider 'lcoal' — configured: local, /);
+  assert.equal(chats(), before);
 });
 
 test('hearth ask reads the prompt from stdin', async () => {

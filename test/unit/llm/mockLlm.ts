@@ -23,7 +23,8 @@ export interface MockLlm {
   stop(): Promise<void>;
 }
 
-export async function startMockLlm(options: { auth?: boolean } = {}): Promise<MockLlm> {
+/** `extraTags`: more models the runner's /api/tags lists (name and family, as the runner reports them). */
+export async function startMockLlm(options: { auth?: boolean; extraTags?: { name: string; family: string }[] } = {}): Promise<MockLlm> {
   const mock = new LLMock({ host: '127.0.0.1', port: 0, ...(options.auth ? { auth: { apiKeys: [GOOD_KEY] } } : {}) } as ConstructorParameters<typeof LLMock>[0]);
   const showCalls: string[] = [];
   mock.mount('/api/show', {
@@ -48,6 +49,7 @@ export async function startMockLlm(options: { auth?: boolean } = {}): Promise<Mo
       res.end(JSON.stringify({ models: [
         { name: 'llama3.2:latest', model: 'llama3.2:latest', size: 2019393189, details: { family: 'llama', parameter_size: '3.2B', quantization_level: 'Q4_K_M' } },
         { name: 'qwen2.5:0.5b', model: 'qwen2.5:0.5b', size: 397821319, details: { family: 'qwen2', parameter_size: '494.03M' } },
+        ...(options.extraTags ?? []).map((t) => ({ name: t.name, model: t.name, size: 1000, details: { family: t.family } })),
       ] }));
       return true;
     },

@@ -71,6 +71,19 @@ test('an ACP agent\'s context window shows beside the token counts; an unknown "
   assert.equal([...app['messages'].querySelectorAll('.turn-status')].at(-1)!.textContent, '10 in · 5 out · context 12.3k / 200k tokens · 0.0100 USD');
 });
 
+test('a permission prompt lands in the turn that waits for it, and is scrolled into view', () => {
+  const { app, doc } = setup();
+  for (const id of ['t1', 't2', 't3']) app.receive({ type: 'turnStart', turnId: id, text: id, attachments: [] });
+  const scrolled: Element[] = [];
+  (doc.defaultView as unknown as { HTMLElement: typeof HTMLElement }).HTMLElement.prototype.scrollIntoView = function (this: Element) {
+    scrolled.push(this);
+  };
+  app.receive({ type: 'permission', requestId: 'p1', turnId: 't3', request: { toolCallId: 'c1', title: 'Allow Create note?', options: [{ optionId: 'once', name: 'Allow', kind: 'allow_once' }] } });
+  const prompt = doc.querySelector('.permission')!;
+  assert.equal(prompt.closest<HTMLElement>('.turn')!.dataset.turnId, 't3');
+  assert.deepEqual(scrolled, [prompt]);
+});
+
 test('tool calls are collapsed with name, arguments and result; permission prompts show the agent\'s options and post the choice', () => {
   const { app, $, doc, sent } = setup();
   app.receive({ type: 'turnStart', turnId: 't1', text: 'make a note', attachments: [] });
@@ -82,6 +95,7 @@ test('tool calls are collapsed with name, arguments and result; permission promp
     ['Allow once', 'Always allow', 'Reject'],
   );
   assert.equal($('.permission-detail').textContent, 'path: a.md');
+  assert.equal($('.permission-title').textContent, 'create_note a.md', 'the title as the agent wrote it, nothing glued on');
   buttons[2]!.click();
   assert.deepEqual(sent.at(-1), { type: 'permission', requestId: 'p1', optionId: 'no' });
   assert.ok(buttons.every((b) => b.disabled), 'answered once');
