@@ -1,4 +1,6 @@
 import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ProcessingConfig } from '../config/schema.js';
 import { ConfinedRoot } from '../fs/confinedRoot.js';
 import { ALWAYS_EXCLUDED } from './tools/kilnPath.js';
@@ -67,14 +69,19 @@ export function isExcludedBy(exclude: readonly string[]): (path: string) => bool
 }
 
 /**
- * Size and time of each note, each opened confined: a path that is a link, or leads out of the kiln
- * through a linked folder, is left out (and said so when it was asked for by name).
+ * Size and time of each note. Paths asked for by name (a watcher's) are opened confined: one that is
+ * a link, or leads out of the kiln through a linked folder, is left out and said so. Paths from the
+ * confined walk only need lstat (a link is not a file): what a racing swap could show here is a
+ * size and a time, and the note's content is read confined later anyway.
  */
 async function statNotes(files: ConfinedRoot, paths: readonly string[], processing: ScanRules, named = false): Promise<KilnScan> {
   const maxBytes = processing.max_file_size_kb * 1024;
   const notes: ScannedNote[] = [];
   const skipped: KilnScan['skipped'] = [];
-  const infos = await mapLimit(paths, 32, (path): Promise<Stats | string | undefined> => files.stat(path).catch((error: Error) => error.message));
+  const root = await files.realRoot().catch(() => files.root);
+  const infos = await mapLimit(paths, 32, (path): Promise<Stats | string | undefined> =>
+    named ? files.stat(path).catch((error: Error) => error.message) : lstat(join(root, path)).catch(() => undefined),
+  );
   paths.forEach((path, i) => {
     const info = infos[i];
     if (typeof info === 'string') {
