@@ -140,6 +140,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         index,
         vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
         vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
+        vscode.commands.registerCommand('hearth.rebuildIndex', () => index.rebuild()),
         vscode.commands.registerCommand('hearth.clearIndex', () => index.clear()),
         index.onDidChangeIndex((current) => gateway?.setSemanticSearch(current ? indexSemanticSearch(() => index.current) : undefined)),
       );

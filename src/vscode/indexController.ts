@@ -90,12 +90,33 @@ export class IndexController implements vscode.Disposable {
     void this.run(index, { title: 'Hearth: indexing the kiln' });
   }
 
-  /** "Hearth: Reindex": every note embedded again, with progress. */
+  /** "Hearth: Reindex": brings the index up to date (changed notes only, like `hearth index`) and says what it did. */
   async reindex(): Promise<void> {
     const index = this.requireIndex();
     if (!index) return;
     if (!this.watcher) this.watch(index);
-    await this.run(index, { title: 'Hearth: reindexing the kiln', force: true });
+    const report = await this.run(index, { title: 'Hearth: updating the index' });
+    if (report) vscode.window.showInformationMessage(`Hearth: ${describeRun(report)}`);
+  }
+
+  /**
+   * "Hearth: Rebuild Index": every note embedded again, after a modal confirmation naming how many
+   * (hosted embedders charge per token). Always asked, whatever `confirm_destructive` says.
+   */
+  async rebuild(): Promise<void> {
+    const index = this.requireIndex();
+    if (!index) return;
+    const notes = await index.kilnNoteCount().catch(() => undefined);
+    const what = notes === undefined ? 'every note of the kiln' : `${notes} note${notes === 1 ? '' : 's'}`;
+    const answer = await vscode.window.showWarningMessage(
+      `Rebuild the Hearth index? This re-embeds ${what}.`,
+      { modal: true, detail: `With ${index.setup.providerType} / ${index.setup.model}. A hosted embedding provider charges for every note sent; "Hearth: Reindex" embeds only notes that changed.` },
+      'Rebuild',
+    );
+    if (answer !== 'Rebuild') return;
+    if (!this.watcher) this.watch(index);
+    const report = await this.run(index, { title: 'Hearth: rebuilding the index', force: true });
+    if (report) vscode.window.showInformationMessage(`Hearth: index rebuilt: ${describeRun(report)}`);
   }
 
   /** "Hearth: Clear Index": confirmed when `confirm_destructive`; the index stays empty until Reindex. */
@@ -218,4 +239,15 @@ export class IndexController implements vscode.Disposable {
         break;
     }
   }
+}
+
+/** What a run did, in one line: "nothing changed (3 notes)" or "embedded 4 chunks of 2 notes, 1 removed (3 notes, 0.4 s)". */
+export function describeRun(report: IndexReport): string {
+  const parts: string[] = [];
+  if (report.embeddedNotes > 0) parts.push(`embedded ${report.embedded} chunk${report.embedded === 1 ? '' : 's'} of ${report.embeddedNotes} note${report.embeddedNotes === 1 ? '' : 's'}`);
+  if (report.removed > 0) parts.push(`${report.removed} removed`);
+  if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
+  const total = `${report.notes} note${report.notes === 1 ? '' : 's'}, ${report.seconds.toFixed(1)} s`;
+  if (report.cancelled) return `indexing cancelled; ${parts.join(', ') || 'nothing embedded'} (${total}).`;
+  return parts.length === 0 ? `the index is up to date; nothing to embed (${total}).` : `${parts.join(', ')} (${total}).`;
 }

@@ -1,21 +1,43 @@
 /**
  * "Hearth: Semantic Search": a quick pick that searches the index as you type (debounced, hybrid
- * mode), shows title, heading path and snippet, previews the note at the hit on focus and opens it
- * there on accept.
+ * mode), one row per note — title, best heading, path:line, relevance and snippet — previews the
+ * note at its best section on focus and opens it there on accept. A row's "sections" button lists
+ * the note's other matching sections in a second step. An empty or missing index offers
+ * "Reindex now" instead of an empty list.
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { describeError } from '../core/errors';
 import type { Logger } from '../core/host';
 import type { KilnIndex } from '../core/index/kilnIndex';
-import type { SearchResult } from '../core/index/searchResult';
+import type { SearchResult, SectionHit } from '../core/index/searchResult';
 
 const TYPING_DEBOUNCE_MS = 250;
 const LIMIT = 20;
+export const REINDEX_COMMAND = 'hearth.reindex';
+
+interface Place {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
 
 interface HitItem extends vscode.QuickPickItem {
-  hit: SearchResult;
+  hit?: SearchResult;
+  place?: Place;
+  reindex?: boolean;
 }
+
+const SECTIONS_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Other matching sections of this note' };
+
+/** "▰▰▰▱▱ 62%": a relevance (0–1) as a bar and a percentage. */
+export function relevanceBar(score: number): string {
+  const clamped = Math.max(0, Math.min(1, score));
+  const filled = Math.round(clamped * 5);
+  return `${'▰'.repeat(filled)}${'▱'.repeat(5 - filled)} ${Math.round(clamped * 100)}%`;
+}
+
+const reindexItem = (why: string): HitItem => ({ label: '$(sync) Reindex now', description: why, alwaysShow: true, reindex: true });
 
 export async function showSemanticSearch(index: KilnIndex | undefined, log: Logger): Promise<void> {
   if (!index) {
@@ -24,27 +46,41 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
   }
   const pick = vscode.window.createQuickPick<HitItem>();
   pick.title = 'Hearth: Semantic Search';
-  pick.placeholder = 'Search the notes by meaning (hybrid: words and meaning)';
+  pick.placeholder = 'Search the notes by words and meaning';
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
   let controller: AbortController | undefined;
+  /** Whether the index holds no note (never built, cleared, or built on an empty kiln). */
+  const isEmpty = async () => !(await index.exists()) || (await index.counts()).notes === 0;
   const run = async (query: string) => {
     const mine = ++generation;
     controller?.abort();
     controller = new AbortController();
     if (!query.trim()) {
-      pick.items = [];
+      pick.items = (await isEmpty().catch(() => false)) ? [reindexItem('the index is empty')] : [];
       pick.busy = false;
       return;
     }
     pick.busy = true;
     try {
+      if (await isEmpty()) {
+        if (mine === generation) pick.items = [reindexItem('the index is empty: build it to search the notes')];
+        return;
+      }
       const hits = await index.search(query, { mode: 'hybrid', limit: LIMIT, signal: controller.signal });
       if (mine !== generation) return;
-      // Keep VS Code from filtering our ranked results by its own fuzzy match on the label.
-      pick.items = hits.map((hit) => ({ label: hit.title, description: `${hit.heading && hit.heading !== hit.title ? `${hit.heading} · ` : ''}${hit.path}:${hit.startLine}`, detail: hit.snippet, alwaysShow: true, hit }));
+      // alwaysShow: keep VS Code from filtering our ranked results by its own fuzzy match on the label.
+      pick.items = hits.map((hit) => ({
+        label: hit.title,
+        description: `${hit.heading && hit.heading !== hit.title ? `${hit.heading} · ` : ''}${hit.path}:${hit.startLine}`,
+        detail: `${relevanceBar(hit.score)} · ${hit.snippet}`,
+        alwaysShow: true,
+        buttons: hit.sections?.length ? [{ ...SECTIONS_BUTTON, tooltip: `${hit.sections.length} more matching section${hit.sections.length === 1 ? '' : 's'}` }] : [],
+        hit,
+        place: hit,
+      }));
     } catch (error) {
       if (mine !== generation) return;
       pick.items = [];
@@ -54,19 +90,25 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
       if (mine === generation) pick.busy = false;
     }
   };
+  const accept = (item: HitItem | undefined) => {
+    if (!item) return;
+    pick.hide();
+    if (item.reindex) void vscode.commands.executeCommand(REINDEX_COMMAND);
+    else if (item.place) void openAt(index.kilnRoot, item.place, false);
+  };
   const disposables: vscode.Disposable[] = [
     pick.onDidChangeValue((value) => {
       clearTimeout(timer);
       timer = setTimeout(() => void run(value), TYPING_DEBOUNCE_MS);
     }),
     pick.onDidChangeActive((items) => {
-      if (items[0]) void openHit(index.kilnRoot, items[0].hit, true);
+      if (items[0]?.place) void openAt(index.kilnRoot, items[0].place, true);
     }),
-    pick.onDidAccept(() => {
-      const item = pick.selectedItems[0] ?? pick.activeItems[0];
-      if (!item) return;
+    pick.onDidAccept(() => accept(pick.selectedItems[0] ?? pick.activeItems[0])),
+    pick.onDidTriggerItemButton(({ item }) => {
+      if (!item.hit) return;
       pick.hide();
-      void openHit(index.kilnRoot, item.hit, false);
+      void showSections(index.kilnRoot, item.hit);
     }),
     pick.onDidHide(() => {
       clearTimeout(timer);
@@ -76,11 +118,32 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
     }),
   ];
   pick.show();
+  void run('');
 }
 
-async function openHit(kilnRoot: string, hit: SearchResult, preview: boolean): Promise<void> {
-  const uri = vscode.Uri.file(join(kilnRoot, hit.path));
-  const start = new vscode.Position(Math.max(0, hit.startLine - 1), 0);
+/** The second step: the note's best section and its other matching sections, each opening at its line. */
+async function showSections(kilnRoot: string, hit: SearchResult): Promise<void> {
+  const row = (s: Pick<SectionHit, 'heading' | 'startLine' | 'endLine' | 'snippet' | 'score'>): HitItem => ({
+    label: s.heading || hit.title,
+    description: `${hit.path}:${s.startLine}`,
+    detail: `${relevanceBar(s.score)} · ${s.snippet}`,
+    place: { path: hit.path, startLine: s.startLine, endLine: s.endLine },
+  });
+  const items = [row({ ...hit, score: hit.score }), ...(hit.sections ?? []).map(row)];
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `Hearth: ${hit.title} — matching sections`,
+    placeHolder: `${items.length} matching sections of ${hit.path}`,
+    onDidSelectItem: (item) => {
+      const place = (item as HitItem).place;
+      if (place) void openAt(kilnRoot, place, true);
+    },
+  });
+  if (chosen?.place) await openAt(kilnRoot, chosen.place, false);
+}
+
+async function openAt(kilnRoot: string, place: Place, preview: boolean): Promise<void> {
+  const uri = vscode.Uri.file(join(kilnRoot, place.path));
+  const start = new vscode.Position(Math.max(0, place.startLine - 1), 0);
   const editor = await vscode.window.showTextDocument(uri, { preview, preserveFocus: preview, selection: new vscode.Range(start, start) });
-  editor.revealRange(new vscode.Range(start, new vscode.Position(Math.max(0, hit.endLine - 1), 0)), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  editor.revealRange(new vscode.Range(start, new vscode.Position(Math.max(0, place.endLine - 1), 0)), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

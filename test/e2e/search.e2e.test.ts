@@ -58,9 +58,13 @@ test('the kiln is indexed on activation; Semantic Search finds a note and opens 
   const row = quickPickRows(page).filter({ hasText: 'Tomatoes' }).first();
   await row.waitFor({ timeout: 30_000 });
   const rowText = await row.innerText();
-  assert.match(rowText, /Tomatoes > Watering/, 'the heading path is shown');
+  assert.match(rowText, /Tomatoes > Watering/, 'the best heading is shown');
   assert.match(rowText, /garden\/tomatoes\.md:8/, 'the path and line are shown');
   assert.match(rowText, /never the leaves/, 'the snippet is shown');
+  assert.match(rowText, /[▰▱]{5} \d+%/, 'the relevance is shown');
+  // One row per note: the note's other section (its title section) is not a row of its own.
+  const rows = await quickPickRows(page).allInnerTexts();
+  assert.equal(rows.filter((text) => /garden\/tomatoes\.md/.test(text)).length, 1, `one row per note: ${rows.join(' | ')}`);
   // Focus previews the note (the quick pick stays open).
   await page.locator('.tab', { hasText: 'tomatoes.md' }).waitFor({ timeout: 20_000 });
   assert.ok(await page.locator('.quick-input-widget input').isVisible(), 'the quick pick stays open while previewing');
@@ -85,13 +89,48 @@ test('a note created on disk is indexed in the background and found; a deleted f
   await indexShows(2);
 });
 
-test('Clear Index asks first and empties the index; Reindex builds it again', { skip, timeout: 180_000 }, async () => {
+const toast = (text: RegExp) => page.locator('.notifications-toasts', { hasText: text }).first();
+
+/** "Hearth: Reindex" fuzzy-matches "Hearth: Rebuild Index" too: click the row that is not it. */
+async function reindex(): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('Hearth: Reindex');
+  const row = quickPickRows(page).filter({ hasText: 'Reindex', hasNotText: 'Rebuild' }).first();
+  await row.waitFor();
+  await row.click();
+}
+
+test('Reindex on an unchanged kiln embeds nothing and says so; Rebuild Index asks first, naming the notes', { skip, timeout: 180_000 }, async () => {
+  await indexShows(2);
+  await reindex();
+  await toast(/up to date; nothing to embed/).waitFor({ timeout: 60_000 });
+  await screenshot(page, 'search-reindex-notification');
+
+  await runCommand(page, 'Hearth: Rebuild Index');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  assert.match(await dialog.innerText(), /re-embeds 2 notes/);
+  await screenshot(page, 'search-rebuild-confirmation');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await runCommand(page, 'Hearth: Rebuild Index');
+  await dialog.waitFor({ timeout: 20_000 });
+  await dialog.getByRole('button', { name: 'Rebuild' }).click();
+  await toast(/index rebuilt: embedded 2 chunks of 2 notes/).waitFor({ timeout: 60_000 });
+});
+
+test('Clear Index asks first and empties the index; the quick pick then offers Reindex now, which builds it again', { skip, timeout: 180_000 }, async () => {
   await runCommand(page, 'Hearth: Clear Index');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 20_000 });
   assert.match(await dialog.innerText(), /Clear the Hearth index\?/);
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await indexShows(0);
-  await runCommand(page, 'Hearth: Reindex');
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('bread');
+  const reindexRow = quickPickRows(page).filter({ hasText: 'Reindex now' }).first();
+  await reindexRow.waitFor({ timeout: 30_000 });
+  await reindexRow.click();
   await indexShows(2);
 });

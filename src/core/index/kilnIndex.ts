@@ -13,6 +13,7 @@ import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
 import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
 import { textSearch } from './textSearch.js';
 import { propertySearch } from './propertySearch.js';
+import { scanKiln } from '../kiln/kilnScanner.js';
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -89,6 +90,11 @@ export class KilnIndex {
   async counts(): Promise<{ notes: number; chunks: number }> {
     const store = await this.store();
     return { notes: store.noteHashes().size, chunks: store.count };
+  }
+
+  /** Notes of the kiln an index run would take in (a full rebuild embeds this many); reads no note. */
+  async kilnNoteCount(): Promise<number> {
+    return (await scanKiln(this.options.kilnRoot, this.options.processing)).notes.length;
   }
 
   /** One incremental run (or a full one with `force`); runs queue behind each other. */
