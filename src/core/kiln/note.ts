@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { scanMarkdownLinks, scanWikiLinks } from './linkScan';
 
 export interface NoteHeading {
   level: number;
@@ -40,11 +41,9 @@ export interface ParsedNote {
 }
 
 const FRONTMATTER_END = /^(---|\.\.\.)\s*$/;
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+const HEADING_START = /^#{1,6}[ \t]/;
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const INLINE_TAG = /(^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
-const WIKILINK = /!?\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
-const MD_LINK = /(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 
 export function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -106,13 +105,13 @@ export function parseNote(path: string, text: string): ParsedNote {
       continue;
     }
     if (fence) continue;
-    const h = HEADING.exec(line);
-    if (h) headings.push({ level: h[1].length, text: h[2], line: i + 1 });
+    const h = heading(line);
+    if (h) headings.push({ ...h, line: i + 1 });
     // Inline code spans hold neither tags nor links.
     const prose = line.replace(/`[^`]*`/g, ' ');
     if (!h) for (const m of prose.matchAll(INLINE_TAG)) if (!/^\d+$/.test(m[2])) tags.add(m[2]);
-    for (const m of prose.matchAll(WIKILINK)) links.push({ kind: 'wiki', target: m[1].trim(), line: i + 1 });
-    for (const m of prose.matchAll(MD_LINK)) links.push({ kind: 'markdown', target: m[1], line: i + 1 });
+    for (const m of scanWikiLinks(prose)) links.push({ kind: 'wiki', target: m.target, line: i + 1 });
+    for (const m of scanMarkdownLinks(prose)) links.push({ kind: 'markdown', target: m.target, line: i + 1 });
   }
 
   const fmTitle = typeof frontmatter.title === 'string' ? frontmatter.title.trim() : '';
@@ -121,6 +120,29 @@ export function parseNote(path: string, text: string): ParsedNote {
     path, title, frontmatter, tags: [...tags], links, headings, lines, bodyStartLine: bodyStart + 1,
     contentHash: hash, problems, skipped: false,
   };
+}
+
+/**
+ * An ATX heading: `#`…`######`, blank, text, an optional closing run of `#`. Trimmed by hand: the
+ * regular expression `(.+?)[ \t]*#*[ \t]*$` is quadratic in a long run of blanks.
+ */
+export function heading(line: string): { level: number; text: string } | undefined {
+  if (!HEADING_START.test(line)) return undefined;
+  let level = 0;
+  while (line[level] === '#') level++;
+  let start = level;
+  while (line[start] === ' ' || line[start] === '\t') start++;
+  let end = line.length;
+  while (end > start && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  while (end > start && line[end - 1] === '#') end--;
+  while (end > start && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  // The text is never empty: `# ##` is a heading whose text is `#`, `#  ` one whose text is a blank.
+  if (end === start) {
+    if (start < line.length) end = start + 1;
+    else if (start > level + 1) return { level, text: line[start - 1] };
+    else return undefined;
+  }
+  return { level, text: line.slice(start, end) };
 }
 
 function frontmatterTags(value: unknown): string[] {

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { scanWikiLinks } from '../linkScan';
 
 /** A note split into its YAML frontmatter and its body. */
 export interface NoteParts {
@@ -54,5 +55,5 @@ export function noteTags(parts: NoteParts): string[] {
 
 /** `[[target]]` and `[[target|alias]]` links, by target. */
 export function noteLinks(body: string): string[] {
-  return [...new Set([...body.matchAll(/\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]/g)].map((m) => m[1].trim()))];
+  return [...new Set(scanWikiLinks(body).map((link) => link.target))];
 }
