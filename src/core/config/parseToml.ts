@@ -3,39 +3,74 @@
  * line and column; the loader then blanks the offending line and tries again, so one typo does not
  * discard the rest of the file (the settings that still parse apply).
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
+import { formatKeyPath, type KeySegment } from './keyPath';
 import type { ConfigProblem } from './problem';
-import { TomlLocator } from './tomlLocator';
+import { MAX_KEY_DEPTH, TomlLocator } from './tomlLocator';
 
 const MAX_RECOVERY_ATTEMPTS = 25;
+/** A config file is a few KB; past this it is not read (it runs on activation and every save). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Keys that would reach Object.prototype in the code that walks the parsed tables. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface ParsedFile {
   data: Record<string, unknown>;
   locator: TomlLocator;
 }
 
-/** The file's text; undefined when it does not exist (a missing file is fine). */
+/**
+ * The file's text; undefined when it does not exist (a missing file is fine). Only a regular file is
+ * read, and only up to MAX_CONFIG_BYTES: a FIFO or a device there would otherwise block every command.
+ */
 export async function readConfigText(file: string, problems: ConfigProblem[]): Promise<string | undefined> {
+  const refuse = (why: string) => {
+    problems.push({ file, keyPath: '', severity: 'error', code: 'unreadable-file', message: `Cannot read ${file}: ${why}; its settings are ignored.` });
+    return undefined;
+  };
+  let handle;
   try {
-    const text = await readFile(file, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    // O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting for one.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    const why = code === 'EISDIR' ? 'it is a directory, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    problems.push({ file, keyPath: '', severity: 'error', code: 'unreadable-file', message: `Cannot read ${file}: ${why}; its settings are ignored.` });
-    return undefined;
+    return refuse(code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENXIO' ? 'it is not a regular file' : (error as Error).message);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) return refuse('it is a directory, not a file');
+    if (!info.isFile()) return refuse('it is not a regular file (a pipe, socket or device)');
+    if (info.size > MAX_CONFIG_BYTES) return refuse(`it is ${info.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit for a config file`);
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = (await handle.read(buffer, length, buffer.length - length, length)).bytesRead) > 0; ) length += n;
+    if (length > MAX_CONFIG_BYTES) return refuse(`it grew past the ${MAX_CONFIG_BYTES}-byte limit for a config file while being read`);
+    const text = buffer.toString('utf8', 0, length);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return refuse(code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message);
+  } finally {
+    await handle.close();
   }
 }
 
 export function parseConfigText(text: string, file: string, problems: ConfigProblem[]): ParsedFile {
   const locator = new TomlLocator(text);
+  if (locator.limit) {
+    const { line, column, message } = locator.limit;
+    problems.push({ file, line, column, keyPath: '', severity: 'error', code: 'too-deep', message: `The TOML ${message} here; this file's settings are ignored until it is fixed.` });
+    return { data: {}, locator };
+  }
   const lines = text.split('\n');
   const errors: ConfigProblem[] = [];
   for (let attempt = 0; attempt <= MAX_RECOVERY_ATTEMPTS; attempt++) {
     try {
-      const data = parse(lines.join('\n')) as Record<string, unknown>;
+      const data = parse(lines.join('\n'), { maxDepth: MAX_KEY_DEPTH }) as Record<string, unknown>;
+      dropUnsafeKeys(data, [], file, locator, problems);
       const recovered = errors.length > 0;
       for (const error of errors) error.message += recovered ? '; the rest of the file still applies.' : '';
       problems.push(...errors);
@@ -55,6 +90,21 @@ export function parseConfigText(text: string, file: string, problems: ConfigProb
   first.message += "; this file's settings are ignored until it is fixed.";
   problems.push(first);
   return { data: {}, locator };
+}
+
+/** `__proto__`, `constructor`, `prototype` are reported where written and left out, at any depth. */
+function dropUnsafeKeys(value: unknown, segments: KeySegment[], file: string, locator: TomlLocator, problems: ConfigProblem[]): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    const path = [...segments, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && UNSAFE_KEYS.has(key)) {
+      const at = locator.nearest(path);
+      problems.push({ file, line: at?.line, column: at?.column, keyPath: formatKeyPath(path), severity: 'error', code: 'unsafe-key', message: `The key \`${key}\` is not allowed in a config file; it is ignored with everything under it.` });
+      delete (value as Record<string, unknown>)[key];
+    } else {
+      dropUnsafeKeys((value as Record<string, unknown>)[key], path, file, locator, problems);
+    }
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -31,6 +31,10 @@ export type ConfigProblemCode =
   | 'missing-path'
   /** A workspace key that runs a program or sends data, ignored until the folder is trusted (trustGatedKeys.ts). */
   | 'untrusted-key'
+  /** Keys nested past the locator's depth limit (tomlLocator.MAX_KEY_DEPTH); the file is ignored. */
+  | 'too-deep'
+  /** `__proto__`, `constructor` or `prototype` as a key; it is ignored. */
+  | 'unsafe-key'
   /** A bug in the loader itself; the defaults apply. */
   | 'internal';
 

@@ -5,8 +5,13 @@
  * nested tables under the latest array element), dotted and quoted keys, inline tables, multi-line
  * arrays and strings well enough to find each key's first position. Unknown input is skipped a
  * line at a time.
+ *
+ * It runs on activation and on every save, so it is linear in the source: positions live in a trie of
+ * key segments (each key is recorded from its table's node, never by formatting every prefix), and
+ * a key path deeper than MAX_KEY_DEPTH (nested arrays, inline tables, dotted keys, headers) stops the
+ * scan with a located `limit` instead of working on: no real configuration comes near it.
  */
-import { formatKeyPath, type KeySegment } from './keyPath';
+import type { KeySegment } from './keyPath';
 
 export interface SourcePosition {
   /** 1-based. */
@@ -35,59 +40,95 @@ export interface WrittenHeader {
   lineEnd: number;
 }
 
+/** Deeper key paths than this are refused: the schema's deepest is 6 (`mcp.servers[0].transport.headers.X`). */
+export const MAX_KEY_DEPTH = 64;
+
+/** Where the source went past MAX_KEY_DEPTH; nothing after it is located. */
+export interface LocatorLimit extends SourcePosition {
+  message: string;
+}
+
+/** One key segment's node: where it is first written, its children, `[[array]]` elements opened. */
+interface KeyNode {
+  position?: SourcePosition;
+  children?: Map<KeySegment, KeyNode>;
+  arrayCount?: number;
+}
+
+function child(node: KeyNode, segment: KeySegment): KeyNode {
+  node.children ??= new Map();
+  let next = node.children.get(segment);
+  if (!next) node.children.set(segment, (next = {}));
+  return next;
+}
+
+class DepthLimit extends Error {}
+
+const BARE_KEY = /[A-Za-z0-9_-]+/y;
+
 export class TomlLocator {
-  private readonly positions = new Map<string, SourcePosition>();
+  private readonly root: KeyNode = {};
   readonly keyValues: WrittenKeyValue[] = [];
   readonly headers: WrittenHeader[] = [];
+  readonly limit: LocatorLimit | undefined;
+  /** Characters and key nodes visited, for tests that prove the work is linear. */
+  readonly steps: number;
 
   constructor(source: string) {
-    new Scanner(source, this.keyValues, this.headers, (segments, position) => {
-      // Every prefix is recorded too, at its first appearance: a table defined only through
-      // dotted keys is then located at its first key.
-      for (let i = 1; i <= segments.length; i++) {
-        const key = formatKeyPath(segments.slice(0, i));
-        if (!this.positions.has(key)) this.positions.set(key, position);
-      }
-    }).scan();
+    const scanner = new Scanner(source, this.root, this.keyValues, this.headers);
+    scanner.scan();
+    this.limit = scanner.limit;
+    this.steps = scanner.steps;
   }
 
   /** Where the key (or table) is written; undefined when it is not in this file. */
   exact(segments: readonly KeySegment[]): SourcePosition | undefined {
-    return this.positions.get(formatKeyPath(segments));
+    let node: KeyNode | undefined = this.root;
+    for (const segment of segments) node = node?.children?.get(segment);
+    return node?.position;
   }
 
   /** The key itself, else the nearest enclosing table that is written in this file. */
   nearest(segments: readonly KeySegment[]): SourcePosition | undefined {
-    for (let n = segments.length; n > 0; n--) {
-      const found = this.positions.get(formatKeyPath(segments.slice(0, n)));
-      if (found) return found;
+    let node: KeyNode | undefined = this.root;
+    let found: SourcePosition | undefined;
+    for (const segment of segments) {
+      node = node?.children?.get(segment);
+      if (!node) break;
+      found = node.position ?? found;
     }
-    return undefined;
+    return found;
   }
 }
-
-type Record_ = (segments: KeySegment[], position: SourcePosition) => void;
 
 class Scanner {
   private pos = 0;
   private line = 1;
   private lineStart = 0;
   private table: KeySegment[] = [];
-  /** How many `[[path]]` elements have been opened so far, per formatted path. */
-  private readonly arrayCounts = new Map<string, number>();
-
+  private tableNode: KeyNode;
   private depth = 0;
+  /** The next newline at or after the last offset asked about: offsets only grow, so each is found once. */
+  private newline = -1;
+  limit: LocatorLimit | undefined;
+  steps = 0;
 
   constructor(
     private readonly src: string,
+    private readonly root: KeyNode,
     private readonly keyValues: WrittenKeyValue[],
     private readonly headers: WrittenHeader[],
-    private readonly record: Record_,
-  ) {}
+  ) {
+    this.tableNode = root;
+  }
 
   private lineEndFrom(offset: number): number {
-    const newline = this.src.indexOf('\n', offset);
-    return newline < 0 ? this.src.length : newline + 1;
+    if (this.newline < offset) {
+      this.newline = this.src.indexOf('\n', offset);
+      this.steps += (this.newline < 0 ? this.src.length : this.newline) - offset + 1;
+      if (this.newline < 0) this.newline = this.src.length;
+    }
+    return Math.min(this.newline + 1, this.src.length);
   }
 
   scan(): void {
@@ -97,12 +138,25 @@ class Scanner {
       const start = this.pos;
       try {
         if (this.peek() === '[') this.header();
-        else this.keyValue(this.table);
-      } catch {
+        else this.keyValue(this.table, this.tableNode);
+      } catch (error) {
+        if (error instanceof DepthLimit) {
+          this.limit = { ...this.here(), message: `keys nest deeper than ${MAX_KEY_DEPTH} levels` };
+          return;
+        }
         // Malformed input: the syntax error is smol-toml's to report; carry on at the next line.
       }
       if (this.pos === start) this.skipLine();
     }
+  }
+
+  /** Records `segment` under `node` at the current position (first appearance wins). */
+  private record(node: KeyNode, segment: KeySegment, depth: number, position = this.here()): KeyNode {
+    if (depth > MAX_KEY_DEPTH) throw new DepthLimit();
+    this.steps++;
+    const next = child(node, segment);
+    next.position ??= position;
+    return next;
   }
 
   private here(): SourcePosition {
@@ -114,6 +168,7 @@ class Scanner {
   }
 
   private advance(count = 1): void {
+    this.steps += count;
     for (let i = 0; i < count && this.pos < this.src.length; i++) {
       if (this.src[this.pos] === '\n') {
         this.line++;
@@ -147,20 +202,24 @@ class Scanner {
     if (this.peek() === ']') this.advance(isArray ? 2 : 1);
     // Tables written under an array of tables refer to its latest element.
     const resolved: KeySegment[] = [];
+    let node = this.root;
     keys.forEach((key, i) => {
       resolved.push(key);
-      const count = this.arrayCounts.get(formatKeyPath(resolved));
+      node = this.record(node, key, resolved.length, position);
+      const count = node.arrayCount;
       const isLast = i === keys.length - 1;
       if (isLast && isArray) {
         const index = count ?? 0;
-        this.arrayCounts.set(formatKeyPath(resolved), index + 1);
+        node.arrayCount = index + 1;
         resolved.push(index);
+        node = this.record(node, index, resolved.length, position);
       } else if (count !== undefined) {
         resolved.push(count - 1);
+        node = this.record(node, count - 1, resolved.length, position);
       }
     });
     this.table = resolved;
-    this.record(resolved, position);
+    this.tableNode = node;
     this.headers.push({ path: resolved, isArray, start: this.lineStart, lineEnd: this.lineEndFrom(this.pos) });
     this.skipLine();
   }
@@ -173,11 +232,13 @@ class Scanner {
       const c = this.peek();
       if (c === '"' || c === "'") segments.push(this.quotedKey(c));
       else {
-        const match = /^[A-Za-z0-9_-]+/.exec(this.src.slice(this.pos, this.pos + 256));
+        BARE_KEY.lastIndex = this.pos;
+        const match = BARE_KEY.exec(this.src);
         if (!match) throw new Error('not a key');
         segments.push(match[0]);
         this.advance(match[0].length);
       }
+      if (segments.length > MAX_KEY_DEPTH) throw new DepthLimit();
       this.skipBlank(false);
       if (this.peek() !== '.') return segments;
       this.advance();
@@ -200,11 +261,13 @@ class Scanner {
     return out;
   }
 
-  private keyValue(table: KeySegment[]): void {
+  private keyValue(table: KeySegment[], tableNode: KeyNode): void {
     const position = this.here();
     const keys = this.key();
+    if (table.length + keys.length > MAX_KEY_DEPTH) throw new DepthLimit();
     const path = [...table, ...keys];
-    this.record(path, position);
+    let node = tableNode;
+    keys.forEach((key, i) => (node = this.record(node, key, table.length + i + 1, position)));
     this.skipBlank(false);
     if (this.peek() !== '=') throw new Error('expected =');
     this.advance();
@@ -212,7 +275,7 @@ class Scanner {
     const valueStart = this.pos;
     this.depth++;
     try {
-      this.value(path);
+      this.value(path, node);
     } finally {
       this.depth--;
     }
@@ -221,11 +284,11 @@ class Scanner {
     this.keyValues.push({ path, table, valueStart, valueEnd, lineEnd: this.lineEndFrom(this.pos), nested: this.depth > 0 });
   }
 
-  private value(path: KeySegment[]): void {
+  private value(path: KeySegment[], node: KeyNode): void {
     const c = this.peek();
     if (c === '"' || c === "'") this.string(c);
-    else if (c === '[') this.array(path);
-    else if (c === '{') this.inlineTable(path);
+    else if (c === '[') this.array(path, node);
+    else if (c === '{') this.inlineTable(path, node);
     else while (this.pos < this.src.length && !/[,\]}\n#]/.test(this.peek())) this.advance();
   }
 
@@ -244,7 +307,7 @@ class Scanner {
     if (this.peek() === quote) this.advance();
   }
 
-  private array(path: KeySegment[]): void {
+  private array(path: KeySegment[], node: KeyNode): void {
     this.advance();
     for (let index = 0; ; index++) {
       this.skipBlank(true);
@@ -254,15 +317,15 @@ class Scanner {
         return;
       }
       const before = this.pos;
-      this.record([...path, index], this.here());
-      this.value([...path, index]);
+      const element = this.record(node, index, path.length + 1);
+      this.value([...path, index], element);
       this.skipBlank(true);
       if (this.peek() === ',') this.advance();
       else if (this.peek() !== ']' && this.pos === before) throw new Error('stuck in array');
     }
   }
 
-  private inlineTable(path: KeySegment[]): void {
+  private inlineTable(path: KeySegment[], node: KeyNode): void {
     this.advance();
     for (;;) {
       this.skipBlank(true);
@@ -271,7 +334,7 @@ class Scanner {
         this.advance();
         return;
       }
-      this.keyValue(path);
+      this.keyValue(path, node);
       this.skipBlank(true);
       if (this.peek() === ',') this.advance();
     }
