@@ -114,6 +114,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # blocked_tools = ["write_*"]            # wins over allowed_tools
 # auto_reconnect = true
 # timeout_secs = 30
+# max_message_mb = 64             # larger messages from a stdio server end its connection
 # [mcp.servers.transport]
 # type = "stdio"                   # stdio | sse | http
 # command = "npx"

@@ -1,8 +1,23 @@
 import type { ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { HearthError } from '../errors';
 import { endGroup, killGroup, resolveCommand, spawnInGroup, StderrTail } from '../process/processGroup';
+import { DEFAULT_MAX_MESSAGE_MB, JsonRpcLineReader } from './jsonRpcLines';
+
+/** After this many lines in a row that are not JSON-RPC, a server is broken, not chatty. */
+export const MAX_BAD_LINES = 100;
+
+/** Why a server's stdout was given up on: a message over the limit, or a stream of non-JSON lines. */
+export class UpstreamStreamError extends HearthError {
+  constructor(
+    override readonly code: 'gateway.message_too_large' | 'gateway.not_json_rpc',
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
 
 export interface ProcessTransportOptions {
   command: string;
@@ -14,6 +29,8 @@ export interface ProcessTransportOptions {
   onStderrLine?: (line: string) => void;
   /** How long a server gets to exit after its stdin closes before it is signalled. */
   graceMs?: number;
+  /** The largest message read from the server (`max_message_mb`); a larger one breaks the connection. */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -28,14 +45,24 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly reader: JsonRpcLineReader;
+  private badLines = 0;
+  /** Set when the stream was given up on; the close that follows carries it as its reason. */
+  private brokenBy: UpstreamStreamError | undefined;
   private stderrTail: StderrTail | undefined;
   private exited = false;
   private exitPromise: Promise<void> | undefined;
   /** close() came before the process existed: start() must not spawn it any more. */
   private closedEarly = false;
 
-  constructor(private readonly options: ProcessTransportOptions) {}
+  constructor(private readonly options: ProcessTransportOptions) {
+    this.reader = new JsonRpcLineReader(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_MB * 1024 * 1024);
+  }
+
+  /** Why the stream was given up on, when it was (the connection then closes). */
+  get broken(): UpstreamStreamError | undefined {
+    return this.brokenBy;
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -68,27 +95,38 @@ export class ProcessTransport implements Transport {
         this.onclose?.();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        this.drain();
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
       this.stderrTail = new StderrTail(child, this.options.onStderrLine);
     });
   }
 
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        // A non-JSON line (a server printing to stdout by mistake) is reported, not fatal.
-        this.onerror?.(error as Error);
+  private read(chunk: Buffer): void {
+    if (this.brokenBy) return;
+    for (const event of this.reader.push(chunk)) {
+      if (event.kind === 'message') {
+        this.badLines = 0;
+        this.onmessage?.(event.message);
         continue;
       }
-      if (message === null) return;
-      this.onmessage?.(message);
+      if (event.kind === 'oversize') {
+        const limit = (this.reader.maxBytes / (1024 * 1024)).toFixed(0);
+        return this.give(new UpstreamStreamError('gateway.message_too_large', `sent a message of more than ${limit} MB (max_message_mb = ${limit})`));
+      }
+      // A stray line (a server logging to stdout by mistake) is reported; an endless stream of them is a broken server.
+      this.onerror?.(new Error(`not a JSON-RPC message: ${event.sample}`));
+      if (++this.badLines >= MAX_BAD_LINES) {
+        return this.give(new UpstreamStreamError('gateway.not_json_rpc', `wrote ${MAX_BAD_LINES} lines in a row that are not JSON-RPC, e.g. "${event.sample.slice(0, 120)}"`));
+      }
     }
+  }
+
+  /** Stops reading and ends the server; the close that follows reports `error` as its reason. */
+  private give(error: UpstreamStreamError): void {
+    this.brokenBy = error;
+    // Paused, a server that keeps writing blocks on its full pipe instead of costing CPU until it is gone.
+    this.child?.stdout?.pause();
+    this.onerror?.(error);
+    void this.close();
   }
 
   send(message: JSONRPCMessage): Promise<void> {

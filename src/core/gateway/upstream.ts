@@ -146,7 +146,7 @@ export class Upstream {
       }
       if (signal?.aborted) throw error;
       // Anything else means the connection itself failed (process gone, HTTP refused): the upstream is down.
-      this.dropped(gen, describeError(error));
+      this.dropped(gen, this.brokenReason() ?? describeError(error));
       throw this.downError(exposed);
     }
   }
@@ -184,6 +184,7 @@ export class Upstream {
         resolveSecret: this.options.resolveSecret,
         cwd: this.options.cwd,
         stopGraceMs: this.options.stopGraceMs,
+        maxMessageBytes: this.config.max_message_mb * 1024 * 1024,
         onStderrLine: (line) => log.debug(`[mcp:${this.name}] ${line}`),
         onUnresolved: (key, reference) => log.warn(`[mcp:${this.name}] env ${key} = "${reference}" is not set; the server starts without it`),
       });
@@ -203,7 +204,7 @@ export class Upstream {
       }
       this.client = client;
       // Set only now: during the handshake a closed connection is a failed attempt (with its stderr), not a drop.
-      client.onclose = () => this.dropped(gen, 'connection closed');
+      client.onclose = () => this.dropped(gen, this.brokenReason() ?? 'connection closed');
       this._tools = await this.listTools(client);
       if (gen !== this.generation) return;
       this.attempt = 0;
@@ -217,20 +218,28 @@ export class Upstream {
       if (gen !== this.generation) return;
       this.client = undefined;
       this.transport = undefined;
-      this.failed(gen, this.classify(error, stderr));
+      this.failed(gen, this.classify(error, stderr, transport));
     }
   }
 
-  private classify(error: unknown, stderr: string): GatewayError {
+  private classify(error: unknown, stderr: string, connection?: Transport): GatewayError {
     const code = (error as NodeJS.ErrnoException)?.code;
     const transport = this.config.transport;
     if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
       const what = code === 'ENOENT' ? 'was not found (check the command and PATH)' : 'is not executable';
       return new GatewayError('upstream-spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
     }
+    const broken = this.brokenReason(connection);
+    if (broken) return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
     const lastLine = stderr.split('\n').filter(Boolean).pop();
     const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
     return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
+  }
+
+  /** Why this connection's stream was given up on (a message over max_message_mb, non-JSON output), if it was. */
+  private brokenReason(transport = this.transport): string | undefined {
+    const broken = transport instanceof ProcessTransport ? transport.broken : undefined;
+    return broken && `it ${broken.message}`;
   }
 
   private scrub(text: string): string {

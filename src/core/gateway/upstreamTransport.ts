@@ -15,6 +15,8 @@ export interface TransportContext {
   /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM. */
   stopGraceMs?: number;
   onStderrLine?: (line: string) => void;
+  /** The largest message a stdio server may send (`max_message_mb` in bytes). */
+  maxMessageBytes?: number;
   /** A reference in `env` that resolved to nothing (the variable is left unset). */
   onUnresolved?: (key: string, reference: string) => void;
 }
@@ -38,7 +40,7 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
         if (resolved !== undefined) env[key] = resolved;
         else ctx.onUnresolved?.(key, value);
       }
-      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, graceMs: ctx.stopGraceMs, onStderrLine: ctx.onStderrLine });
+      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, graceMs: ctx.stopGraceMs, onStderrLine: ctx.onStderrLine, maxMessageBytes: ctx.maxMessageBytes });
     }
     case 'sse':
     case 'http': {
