@@ -33,6 +33,9 @@ export interface AgentContext {
   dispose(): Promise<void>;
 }
 
+/** Why external agents are unavailable in an untrusted folder (`hearth agents` shows it). */
+export const UNTRUSTED_AGENTS = 'external agents run only in trusted folders (hearth trust)';
+
 /** How long `hearth ask --agent` waits for upstream servers before starting without the slow ones. */
 const GATEWAY_SETTLE_MS = 5000;
 
@@ -43,7 +46,8 @@ function cliScript(): string | undefined {
 }
 
 export async function createAgentContext(io: CliIo, flags: CommonFlags, options: { startGateway: boolean }): Promise<AgentContext> {
-  const llm = await createLlmContext(io, flags);
+  // Listing agents runs with a note; starting one needs every key a session can use.
+  const llm = await createLlmContext(io, flags, undefined, { areas: options.startGateway ? ['llm', 'kiln', 'agents', 'acp', 'mcp'] : [] });
   const { cli, loaded } = llm;
   const { config } = loaded;
   const workspaceRoot = cli.workspaceRoot;
@@ -79,6 +83,7 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
     globalConfigDir: globalConfigDir(io.env),
     workspaceRoot,
     storageDir: join(workspaceRoot, WORKSPACE_DIR_NAME),
+    untrustedReason: () => (cli.trusted ? undefined : UNTRUSTED_AGENTS),
     log: llm.log,
     redactor: cli.redactor,
   });

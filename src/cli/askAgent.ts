@@ -4,7 +4,8 @@
  */
 import { isLlmError } from '../core/llm/errors';
 import { checkModelId } from '../core/llm/modelSwitch';
-import { createAgentContext } from './agentContext';
+import { createAgentContext, UNTRUSTED_AGENTS } from './agentContext';
+import { untrustedError } from './cliTrust';
 import { runAgentTurn } from './agentTurn';
 import type { CommonFlags } from './cliContext';
 import { UsageError } from './cliContext';
@@ -17,6 +18,10 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
   const ctx = await createAgentContext(io, flags, { startGateway: true });
   try {
     const agent = name === 'default' ? await ctx.catalog.defaultAgent() : name;
+    // Even a discovered agent (not from the config) runs in the folder and reads its files.
+    if (!ctx.llm.cli.trusted && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'external')) {
+      throw untrustedError(ctx.workspaceRoot, [], `${ctx.workspaceRoot} is not a trusted folder, and the agent "${agent}" is an external agent: ${UNTRUSTED_AGENTS}.`);
+    }
     if (flags.model && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'internal')) {
       // An internal agent's --model names a configured provider's model: a typo exits 2 before anything starts.
       try {

@@ -13,6 +13,7 @@ import { isLevelEnabled, effectiveLogLevel, Redactor } from '../core/logging/red
 import type { LogLevel } from '../core/host';
 import { registerConfigSecrets } from '../vscode/configSecrets';
 import { CliHost } from './cliHost';
+import { blockingKeys, offerTrust, TRUST_NAME, trustedForThisRun, trustedFoldersFor, untrustedError, untrustedNote, type TrustNeeds } from './cliTrust';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import type { CliIo } from './main';
@@ -22,18 +23,21 @@ export const COMMON_OPTIONS = {
   workspace: { type: 'string', short: 'w' },
   yes: { type: 'boolean', short: 'y' },
   verbose: { type: 'boolean' },
+  trust: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export const COMMON_HELP = `  -w, --workspace DIR  the workspace whose .hearth/config.toml applies (default: current directory)
   -y, --yes            answer yes to every confirmation ([cli].confirm_destructive)
       --verbose        debug logging on stderr (as [cli].verbose = true)
+      --trust          trust this folder's .hearth/config.toml for this run (as HEARTH_TRUST=1)
   -h, --help           this help`;
 
 export interface CommonFlags {
   workspace?: string;
   yes?: boolean;
   verbose?: boolean;
+  trust?: boolean;
 }
 
 /** A wrong command line: main prints the message and exits 2. */
@@ -69,6 +73,8 @@ export interface CliContext {
   loaded: LoadedConfig;
   host: CliHost;
   redactor: Redactor;
+  /** Whether the workspace file applied in full (a trusted folder, `--trust` or `HEARTH_TRUST=1`). */
+  trusted: boolean;
   /** Prints the configuration's problems to stderr (errors always, warnings unless the level is `error`); only the first call prints. */
   reportConfigProblems(): void;
 }
@@ -79,11 +85,29 @@ export interface CliContextOptions {
   /** Passed to the host (tests drive confirm/progress with fake streams). */
   interactive?: boolean;
   progressBar?: boolean;
+  /**
+   * What the command depends on (cliTrust.ts): in an untrusted folder a withheld key in one of
+   * these areas stops it with exit code 3. Default: nothing (it runs with one note on stderr).
+   */
+  trustNeeds?: TrustNeeds;
 }
 
 export async function createCliContext(io: CliIo, flags: CommonFlags, options: CliContextOptions = {}): Promise<CliContext> {
   const workspaceRoot = resolve(io.cwd, flags.workspace ?? '.');
-  const loaded = await loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted: true });
+  const load = (trusted: boolean) => loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted, trustName: TRUST_NAME });
+  const store = trustedFoldersFor(io.env, options.globalConfigPath);
+  let trusted = trustedForThisRun(flags.trust, io.env) || (await store.covering(workspaceRoot)) !== undefined;
+  let loaded = await load(trusted);
+  let trustNote: string | undefined;
+  if (!trusted && loaded.withheld.length > 0) {
+    const needs = options.trustNeeds ?? { areas: [] };
+    const blocking = blockingKeys(loaded, needs);
+    if (blocking.length === 0) trustNote = untrustedNote(workspaceRoot, loaded.withheld);
+    else if (needs.mayAsk !== false && (await offerTrust(store, workspaceRoot, blocking, io))) {
+      trusted = true;
+      loaded = await load(true);
+    } else throw untrustedError(workspaceRoot, blocking);
+  }
   // One redactor per process: main made it (its top-level handler redacts with it too).
   const redactor = io.redactor ?? new Redactor();
   await registerConfigSecrets(loaded.config, { env: io.env, redactor });
@@ -99,16 +123,18 @@ export async function createCliContext(io: CliIo, flags: CommonFlags, options: C
     interactive: options.interactive,
     progressBar: options.progressBar,
   });
+  // One note for every withheld key (config check lists them one by one).
+  if (trustNote) host.writeLine(trustNote);
   let reported = false;
   const reportConfigProblems = () => {
     if (reported) return;
     reported = true;
-    const shown = loaded.problems.filter((p) => p.severity === 'error' || isLevelEnabled('warn', level));
+    const shown = loaded.problems.filter((p) => p.code !== 'untrusted-key' && (p.severity === 'error' || isLevelEnabled('warn', level)));
     for (const problem of shown) host.writeLine(`config: ${formatConfigProblem(problem)}`);
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     if (errors > 0) host.writeLine(`config: ${errors} error(s): those values fall back to their defaults (details: hearth config check)`);
   };
-  return { workspaceRoot, loaded, host, redactor, reportConfigProblems };
+  return { workspaceRoot, loaded, host, redactor, trusted, reportConfigProblems };
 }
 
 /** `[logging].level`, raised to `debug` by `[cli].verbose` or `--verbose`. */

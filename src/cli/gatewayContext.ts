@@ -29,8 +29,9 @@ export interface GatewayContext {
 /** Asks whoever is on the other end (an MCP client, via elicitation); undefined when nobody can be asked. */
 export type Confirmer = (message: string, detail?: string) => Promise<boolean | undefined>;
 
-export async function createGatewayContext(io: CliIo, flags: CommonFlags, confirmer?: Confirmer): Promise<GatewayContext> {
-  const cli = await createCliContext(io, flags, { interactive: false });
+/** `mayAskTrust`: `hearth tools` may offer to trust the folder on a terminal; `hearth gateway` never asks (stdin may be the MCP channel). */
+export async function createGatewayContext(io: CliIo, flags: CommonFlags, confirmer?: Confirmer, mayAskTrust = false): Promise<GatewayContext> {
+  const cli = await createCliContext(io, flags, { interactive: false, trustNeeds: { areas: ['mcp', 'kiln'], mayAsk: mayAskTrust } });
   const { loaded, workspaceRoot, redactor } = cli;
   cli.reportConfigProblems();
   const log = cli.host.log;

@@ -16,6 +16,7 @@ import type { ModelSelection } from '../core/llm/modelSelection';
 import type { ProviderDeps } from '../core/llm/providerDeps';
 import type { LlmProvider, ProviderSettings } from '../core/llm/types';
 import { createCliContext, type CliContext, type CommonFlags } from './cliContext';
+import type { TrustNeeds } from './cliTrust';
 import type { CliIo } from './main';
 
 export interface LlmContext {
@@ -38,8 +39,8 @@ export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), TOOL_DIR_NAME);
 }
 
-export async function createLlmContext(io: CliIo, flags: CommonFlags, base?: CliContext): Promise<LlmContext> {
-  const cli = base ?? (await createCliContext(io, flags));
+export async function createLlmContext(io: CliIo, flags: CommonFlags, base?: CliContext, trustNeeds: TrustNeeds = { areas: ['llm'] }): Promise<LlmContext> {
+  const cli = base ?? (await createCliContext(io, flags, { trustNeeds }));
   const { loaded, redactor } = cli;
   const log = cli.host.log;
   cli.reportConfigProblems();

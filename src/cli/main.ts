@@ -36,8 +36,12 @@ const COMMANDS: Record<string, CommandEntry> = {
   ask: { summary: 'Ask the active chat model one question (or an agent, with --agent NAME); the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
   changes: { summary: 'List the changes agents made to the kiln, one row per file (--json, --limit N)', load: async () => (await import('./commands/changes')).run },
   undo: { summary: 'Undo the newest agent turn, or one change: hearth undo [ID] [--force]', load: async () => (await import('./commands/undo')).run },
+  trust: { summary: 'Trust a folder so its .hearth/config.toml may start servers and agents and use its endpoints and keys (--list, --revoke)', load: async () => (await import('./commands/trust')).run },
   agents: { summary: 'List internal agents (cards) and external ACP agents with availability (--json)', load: async () => (await import('./commands/agents')).run },
 };
+
+/** Exit codes other than 1 for an expected failure: 2 a wrong command line, 3 an untrusted folder (cliTrust.ts). */
+const EXIT_CODES: Record<string, number> = { usage: 2, 'trust.untrusted_folder': 3 };
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`);
@@ -70,7 +74,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
     const message = io.redactor.redactForeign(describeError(error));
     if (isHearthError(error)) {
       io.stderr.write(`hearth ${name}: ${message}\n`);
-      return error.code === 'usage' ? 2 : 1;
+      return EXIT_CODES[error.code] ?? 1;
     }
     io.stderr.write(`hearth ${name}: unexpected error: ${message}\n`);
     const verbose = rest.includes('--verbose') || Boolean(io.env.HEARTH_DEBUG);

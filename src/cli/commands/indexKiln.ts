@@ -22,7 +22,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const cli = await createCliContext(io, values);
+  const cli = await createCliContext(io, values, { trustNeeds: { areas: ['embedding', 'database', 'kiln'] } });
   cli.reportConfigProblems();
   const index = createCliIndex(cli, io);
   try {

@@ -35,7 +35,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number (see hearth search --help)');
 
-  const cli = await createCliContext(io, values);
+  // Text and property search read the folder's own notes; the other modes embed the query.
+  const trustNeeds = mode === 'hybrid' || mode === 'semantic' ? { areas: ['embedding', 'database', 'kiln'] as const } : { areas: [] };
+  const cli = await createCliContext(io, values, { trustNeeds });
   cli.reportConfigProblems();
   const index = createCliIndex(cli, io);
   try {

@@ -18,7 +18,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const json = values.json === true;
-  const { loaded, gateway, kilnTools } = await createGatewayContext(io, values);
+  const { loaded, gateway, kilnTools } = await createGatewayContext(io, values, undefined, true);
   try {
     await gateway.applyConfig(loaded.config.mcp.servers);
     const upstreams = gateway.statuses();

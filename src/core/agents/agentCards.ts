@@ -2,7 +2,9 @@
  * Where agent cards come from and which one wins (DESIGN.md decision 9): the global directory,
  * each of `agent_directories`, `<kiln>/.hearth/agents/`, `<kiln>/agents/`, in that order; a later
  * card replaces an earlier one of the same name. The built-in `kiln` agent comes first of all, so
- * a card named `kiln` can replace its prompt, but a `kiln` agent always exists.
+ * a global card named `kiln` can replace its prompt, but a `kiln` agent always exists. Cards in the
+ * kiln come with whatever folder was opened (or were written by an agent), so they never replace
+ * the built-in agent or a user's card (DESIGN.md decision 14): they only add names.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -34,13 +36,17 @@ export interface CardDirectoryOptions {
   kilnRoot: string;
 }
 
+/** The folders inside the kiln that hold cards; their cards never shadow built-in or user cards. */
+export function workspaceCardDirectories(kilnRoot: string): string[] {
+  return [join(kilnRoot, '.hearth', 'agents'), join(kilnRoot, 'agents')];
+}
+
 /** The card directories in override order (earliest first). */
 export function cardDirectories(options: CardDirectoryOptions): string[] {
   const dirs = [
     join(options.globalConfigDir, 'agents'),
     ...options.agentDirectories.map((dir) => resolve(options.workspaceRoot, expandHome(dir, options.home))),
-    join(options.kilnRoot, '.hearth', 'agents'),
-    join(options.kilnRoot, 'agents'),
+    ...workspaceCardDirectories(options.kilnRoot),
   ];
   return dirs.filter((dir, index) => dirs.indexOf(dir) === index);
 }
@@ -55,10 +61,18 @@ export interface LoadedCards {
   problems: AgentCardProblem[];
 }
 
-export async function loadAgentCards(directories: readonly string[]): Promise<LoadedCards> {
+/**
+ * @param workspaceDirectories those of `directories` that lie in the kiln (workspaceCardDirectories):
+ * a card there that has the name of the built-in agent or of a card from another directory is
+ * reported and left out.
+ */
+export async function loadAgentCards(directories: readonly string[], workspaceDirectories: readonly string[] = []): Promise<LoadedCards> {
   const cards = new Map<string, AgentCard>([[BUILTIN_AGENT_NAME, BUILTIN_KILN_CARD]]);
   const problems: AgentCardProblem[] = [];
+  /** Names a workspace card may not take: the built-in agent and every user card. */
+  const reserved = new Map<string, string>([[BUILTIN_AGENT_NAME, 'the built-in agent']]);
   for (const dir of directories) {
+    const inWorkspace = workspaceDirectories.includes(dir);
     let names: string[];
     try {
       names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile() && /\.md$/i.test(entry.name)).map((entry) => entry.name).sort();
@@ -82,6 +96,12 @@ export async function loadAgentCards(directories: readonly string[]): Promise<Lo
         problems.push(result.problem);
         continue;
       }
+      const owner = reserved.get(result.card.name);
+      if (inWorkspace && owner !== undefined) {
+        problems.push({ file, reason: `has the name of ${owner}; a card in the workspace never replaces it, so this one is ignored (rename it)` });
+        continue;
+      }
+      if (!inWorkspace) reserved.set(result.card.name, `the card ${file}`);
       const earlier = seenHere.get(result.card.name);
       if (earlier) problems.push({ file, reason: `another card in the same directory (${earlier}) is also named "${result.card.name}"; this one wins` });
       seenHere.set(result.card.name, file);

@@ -20,6 +20,11 @@ export interface AgentCatalogOptions {
   startInternal: (card: AgentCard, options: AgentStartOptions) => Promise<AgentSession>;
   /** The ACP side; absent where it is not wired (then only internal agents exist). */
   external?: ExternalAgents;
+  /**
+   * Why external agents may not run here (the folder is not trusted), or undefined when they may
+   * (DESIGN.md decision 14). Absent: always allowed.
+   */
+  untrustedReason?: () => string | undefined;
   /** Absent: sessions are not recorded (tests, or a host without storage). */
   transcripts?: TranscriptStore;
   log: Logger;
@@ -69,6 +74,8 @@ export class HearthAgentCatalog implements AgentCatalog {
     if (chat.agent_preference === 'acp') {
       const external = agents.find((agent) => agent.kind === 'external' && agent.available);
       if (external) return external.name;
+      const untrusted = this.options.untrustedReason?.();
+      if (untrusted && agents.some((agent) => agent.kind === 'external')) this.options.log.warn(`[agents] agent_preference "acp": ${untrusted}; using the internal agent "${BUILTIN_AGENT_NAME}"`);
     }
     return BUILTIN_AGENT_NAME;
   }
@@ -89,11 +96,13 @@ export class HearthAgentCatalog implements AgentCatalog {
     return this.options.transcripts ? this.options.transcripts.record(session, options.cwd) : session;
   }
 
-  /** External discovery failing must not hide the internal agents. */
+  /** External discovery failing must not hide the internal agents; in an untrusted folder none is available. */
   private async externalAgents(): Promise<AgentDescriptor[]> {
     if (!this.options.external) return [];
     try {
-      return await this.options.external.list();
+      const agents = await this.options.external.list();
+      const untrusted = this.options.untrustedReason?.();
+      return untrusted ? agents.map((agent) => ({ ...agent, available: false, unavailableReason: untrusted })) : agents;
     } catch (error) {
       this.options.log.warn(`[agents] listing external agents failed: ${describeError(error)}`);
       return [];

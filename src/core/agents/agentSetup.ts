@@ -10,7 +10,7 @@ import type { KilnToolContext } from '../kiln/tools/kilnTool';
 import type { LlmRuntime } from '../llm/llmRuntime';
 import type { Redactor } from '../logging/redactor';
 import { HearthAgentCatalog } from './agentCatalog';
-import { cardDirectories, loadAgentCards } from './agentCards';
+import { cardDirectories, loadAgentCards, workspaceCardDirectories } from './agentCards';
 import type { GatewayToolSource } from './agentTools';
 import type { ExternalAgents } from './externalAgents';
 import { startInternalAgent } from './internalAgents';
@@ -27,6 +27,8 @@ export interface AgentSetupOptions {
   workspaceRoot: string;
   /** Where transcripts go: the editor's workspace storage, or `<workspace>/.hearth` in the CLI (see transcriptDir). */
   storageDir?: string;
+  /** Why external agents may not run (an untrusted folder); see AgentCatalogOptions. */
+  untrustedReason?: () => string | undefined;
   log: Logger;
   /** The host's redactor: transcripts are redacted before they are written. */
   redactor?: Redactor;
@@ -48,6 +50,7 @@ export function createAgentCatalog(options: AgentSetupOptions): HearthAgentCatal
         workspaceRoot: options.workspaceRoot,
         kilnRoot: options.kilnContext.kilnRoot,
       }),
+      workspaceCardDirectories(options.kilnContext.kilnRoot),
     );
   return new HearthAgentCatalog({
     config,
@@ -55,6 +58,7 @@ export function createAgentCatalog(options: AgentSetupOptions): HearthAgentCatal
     startInternal: (card, start) =>
       startInternalAgent(card, start, { runtime: options.runtime, config, kilnContext: options.kilnContext, gateway: options.gateway, log, maxSteps: options.maxSteps }),
     external: options.external,
+    untrustedReason: options.untrustedReason,
     transcripts: options.storageDir ? new TranscriptStore(transcriptDir(options.storageDir), log, options.redactor) : undefined,
     log,
   });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseAgentCard } from '../../../src/core/agents/agentCard';
-import { BUILTIN_AGENT_NAME, cardDirectories, loadAgentCards } from '../../../src/core/agents/agentCards';
+import { BUILTIN_AGENT_NAME, cardDirectories, loadAgentCards, workspaceCardDirectories } from '../../../src/core/agents/agentCards';
 import { tempDir, writeFiles } from './helpers';
 
 const card = (name: string, description: string, body = 'Prompt.', extra = '') => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
@@ -46,7 +46,7 @@ test('invalid cards are reported with the reason', () => {
   }
 });
 
-test('override order: global < agent_directories < <kiln>/.hearth/agents < <kiln>/agents; invalid cards are not fatal', async () => {
+test('override order: global < agent_directories < <kiln>/.hearth/agents < <kiln>/agents; kiln cards never shadow built-in or user cards; invalid cards are not fatal', async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const kiln = join(dir, 'kiln');
@@ -59,16 +59,25 @@ test('override order: global < agent_directories < <kiln>/.hearth/agents < <kiln
       'kiln/.hearth/agents/writer.md': card('writer', 'kiln hidden writer'),
       'kiln/.hearth/agents/kiln.md': card('kiln', 'my own kiln agent', 'Custom kiln prompt.'),
       'kiln/agents/writer.md': card('writer', 'kiln writer'),
+      'kiln/.hearth/agents/local.md': card('local', 'kiln hidden local'),
+      'kiln/agents/local.md': card('local', 'kiln local'),
     });
     const dirs = cardDirectories({ globalConfigDir: join(dir, 'global/hearth'), agentDirectories: ['../extra', join(dir, 'missing')], workspaceRoot: kiln, kilnRoot: kiln });
     assert.deepEqual(dirs, [join(dir, 'global/hearth/agents'), join(dir, 'extra'), join(dir, 'missing'), join(kiln, '.hearth/agents'), join(kiln, 'agents')]);
-    const { cards, problems } = await loadAgentCards(dirs);
-    assert.equal(cards.get('writer')?.description, 'kiln writer');
-    assert.equal(cards.get('writer')?.source, join(kiln, 'agents/writer.md'));
+    const { cards, problems } = await loadAgentCards(dirs, workspaceCardDirectories(kiln));
+    assert.equal(cards.get('writer')?.description, 'extra writer', 'a kiln card never replaces a user card');
+    assert.equal(cards.get('writer')?.source, join(dir, 'extra/writer.md'));
+    assert.equal(cards.get('local')?.description, 'kiln local', 'among kiln cards the later folder wins');
     assert.equal(cards.get('only-global')?.description, 'g');
-    assert.equal(cards.get(BUILTIN_AGENT_NAME)?.systemPrompt, 'Custom kiln prompt.');
-    assert.deepEqual(problems.map((p) => p.file), [join(dir, 'extra/broken.md')]);
+    assert.equal(cards.get(BUILTIN_AGENT_NAME)?.source, 'builtin', 'a kiln card never replaces the built-in agent');
+    assert.deepEqual(problems.map((p) => p.file), [join(dir, 'extra/broken.md'), join(kiln, '.hearth/agents/kiln.md'), join(kiln, '.hearth/agents/writer.md'), join(kiln, 'agents/writer.md')]);
     assert.match(problems[0].reason, /description/);
+    assert.match(problems[1].reason, /built-in agent.*never replaces/);
+    assert.match(problems[2].reason, /extra\/writer\.md/);
+
+    // Without the workspace folders marked (a user's own directories), a later card still replaces.
+    const all = await loadAgentCards(dirs);
+    assert.equal(all.cards.get(BUILTIN_AGENT_NAME)?.systemPrompt, 'Custom kiln prompt.');
   } finally {
     await cleanup();
   }

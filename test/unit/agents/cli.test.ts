@@ -15,7 +15,7 @@ let root: string;
 let cleanup: () => Promise<void>;
 
 function hearth(args: string[], stdin = ''): Promise<HearthRun> {
-  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY }, stdin });
+  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY, HEARTH_TRUST: '1' }, stdin });
 }
 
 before(async () => {

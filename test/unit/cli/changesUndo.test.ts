@@ -30,7 +30,7 @@ async function gatewayCalls(root: string, env: Record<string, string>, calls: [s
 
 test('gateway edits are journaled per call; hearth undo restores byte for byte, refuses conflicts, --force overrides', async () => {
   const root = await mkdtemp(join(tmpdir(), 'hearth-undo-cli-'));
-  const env = { XDG_CONFIG_HOME: join(root, '.xdg'), HOME: root };
+  const env = { XDG_CONFIG_HOME: join(root, '.xdg'), HOME: root, HEARTH_TRUST: '1' };
   try {
     const crlf = '---\r\ntags: [a]\r\n---\r\n# Keep\r\nline one\r\n';
     await writeFile(join(root, 'keep.md'), crlf);

@@ -152,7 +152,7 @@ test('createCliContext: --verbose and [cli].verbose mean debug; [cli] reaches th
   const root = await mkdtemp(join(tmpdir(), 'hearth-clictx-'));
   try {
     await mkdir(join(root, 'ws', '.hearth'), { recursive: true });
-    const io = (stderr: PassThrough) => ({ stdout: new PassThrough(), stderr, stdin: new PassThrough(), env: { XDG_CONFIG_HOME: join(root, 'xdg'), CLOUD_B_API_KEY: 'env-secret-value-42' }, cwd: root });
+    const io = (stderr: PassThrough) => ({ stdout: new PassThrough(), stderr, stdin: new PassThrough(), env: { XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1', CLOUD_B_API_KEY: 'env-secret-value-42' }, cwd: root });
     const file = join(root, 'ws', '.hearth', 'config.toml');
     await writeFile(file, '[cli]\nconfirm_destructive = false\n[llm.providers.a]\ntype = "openai"\napi_key = "sk-plain-config-key"\n[chat]\ntemperature = 9\n');
     const err = capture();

@@ -16,7 +16,7 @@ let root: string;
 function hearth(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<HearthRun> {
   return runHearth(args, {
     cwd: options.cwd ?? join(root, 'ws'),
-    env: { HOME: root, APPDATA: join(root, 'xdg'), XDG_CONFIG_HOME: join(root, 'xdg'), XDG_CACHE_HOME: join(root, 'cache'), ...options.env },
+    env: { HOME: root, APPDATA: join(root, 'xdg'), XDG_CONFIG_HOME: join(root, 'xdg'), XDG_CACHE_HOME: join(root, 'cache'), HEARTH_TRUST: '1', ...options.env },
   });
 }
 

@@ -18,7 +18,7 @@ test('gateway host confirm: client answer, refusal naming --yes, --yes, confirm_
       stderr.on('data', (d) => (text += d));
       const stdin = new PassThrough();
       stdin.write('y\n'); // never read: stdin is the protocol here
-      const ctx = await createGatewayContext({ stdout: new PassThrough(), stderr, stdin, env: { XDG_CONFIG_HOME: join(root, 'xdg') }, cwd: root }, flags, async () => answer);
+      const ctx = await createGatewayContext({ stdout: new PassThrough(), stderr, stdin, env: { XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1' }, cwd: root }, flags, async () => answer);
       const confirmed = await ctx.host.confirm('Delete the note "a.md"?');
       await ctx.gateway.stop();
       return { confirmed, text };

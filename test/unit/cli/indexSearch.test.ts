@@ -23,7 +23,7 @@ function kiln(notes: Record<string, string>, extraConfig = ''): string {
 }
 
 function hearth(root: string, ...args: string[]) {
-  const env = { ...process.env, XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg') };
+  const env = { ...process.env, XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg'), HEARTH_TRUST: '1' };
   const result = spawnSync(process.execPath, [BIN, ...args, '--workspace', root], { encoding: 'utf8', env, timeout: 60_000, input: '' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -113,7 +113,7 @@ test('hearth index killed mid-run leaves a readable index; the next run finishes
   for (let i = 0; i < 400; i++) notes[`n/${String(i).padStart(3, '0')}.md`] = `# Note ${i}\n${'word '.repeat(40)} topic${i % 13}\n\n## Part\nmore text ${i}\n`;
   const root = kiln(notes);
   try {
-    const env = { ...process.env, XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg') };
+    const env = { ...process.env, XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg'), HEARTH_TRUST: '1' };
     const child = spawn(process.execPath, [BIN, 'index', '--workspace', root], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Kill it hard as soon as it reports progress (some groups embedded, more to come).
     await new Promise<void>((done) => {
@@ -141,7 +141,7 @@ test('hearth gateway (stdio): the semantic_search kiln tool answers from the ind
   const client = new Client({ name: 'semantic-test', version: '1' });
   try {
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN, 'gateway', '--workspace', root], env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg') }, stderr: 'ignore' }),
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'gateway', '--workspace', root], env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: join(root, '.xdg'), XDG_CACHE_HOME: join(root, '.xdg'), HEARTH_TRUST: '1' }, stderr: 'ignore' }),
     );
     const result = (await client.callTool({ name: 'semantic_search', arguments: { query: 'grind the beans before brewing', limit: 2 } })) as { content: { type: string; text: string }[]; isError?: boolean };
     assert.ok(!result.isError, result.content[0]?.text);

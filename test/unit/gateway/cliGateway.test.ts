@@ -28,7 +28,7 @@ describe('CLI: hearth tools, hearth gateway --http', () => {
     let out = '';
     stdout.on('data', (chunk) => (out += chunk));
     stderr.resume();
-    const code = await main(['tools', '--json'], { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') }, cwd: root });
+    const code = await main(['tools', '--json'], { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1' }, cwd: root });
     assert.equal(code, 0);
     const listing = JSON.parse(out) as { upstreams: { name: string; state: { kind: string; error?: string } }[]; tools: { name: string; upstream: string; state: string }[] };
     const echo = listing.tools.find((t) => t.name === 'ev_echo')!;
@@ -44,7 +44,7 @@ describe('CLI: hearth tools, hearth gateway --http', () => {
     const root = await workspace();
     const child = spawn(process.execPath, ['--import', resolve('node_modules/tsx/dist/loader.mjs'), resolve('src/cli/main.ts'), 'gateway', '--http', '0'], {
       cwd: root,
-      env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') },
+      env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.resume();

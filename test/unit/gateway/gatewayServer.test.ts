@@ -57,7 +57,7 @@ describe('the gateway as an MCP server', () => {
       // tsx by path: it must resolve from the repository although cwd is the workspace.
       args: ['--import', resolve('node_modules/tsx/dist/loader.mjs'), resolve('src/cli/main.ts'), 'gateway'],
       cwd: root,
-      env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') } as Record<string, string>,
+      env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1' } as Record<string, string>,
       stderr: 'pipe',
     });
     // The client supports elicitation: destructive kiln tools ask its user (answers scripted here).

@@ -13,7 +13,7 @@ let root: string;
 let deadPort: number;
 
 function hearth(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<HearthRun> {
-  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY, ...env }, stdin });
+  return runHearth(args, { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), CLOUD_A_API_KEY: GOOD_KEY, HEARTH_TRUST: '1', ...env }, stdin });
 }
 
 before(async () => {
@@ -144,7 +144,7 @@ test('hearth ask: errors are one line with the remedy, no stack trace', async ()
 test('hearth ask: Ctrl-C stops the stream and exits 130 without an error message', async () => {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, 'ask', 'tell me slowly'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache') },
+    env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_CACHE_HOME: join(root, 'xdg-cache'), HEARTH_TRUST: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -16,7 +16,9 @@ export const GATEWAY_SERVER_NAME = 'hearth';
 export function hearthGatewayStdio(cliPath: string, workspace: string): NonNullable<GatewayOffer['stdio']> {
   // Inside the editor process.execPath is Electron; this makes it behave as plain node.
   const env = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : undefined;
-  return { command: process.execPath, args: [cliPath, 'gateway', '--workspace', workspace], ...(env ? { env } : {}) };
+  // External agents start only in trusted folders (DESIGN.md decision 14), so the gateway they
+  // spawn serves the workspace trusted: the host already decided, and the CLI's list is separate.
+  return { command: process.execPath, args: [cliPath, 'gateway', '--workspace', workspace, '--trust'], ...(env ? { env } : {}) };
 }
 
 /** The MCP servers for `session/new`: HTTP when both sides can, else stdio, else none. */
