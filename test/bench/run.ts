@@ -1,18 +1,20 @@
 // `npm run bench`: the index stores side by side (flat vs vectra, 10k and 100k chunks x 384 dims of
 // random unit vectors), each scenario in its own process with a time cap, then the indexing
 // pipeline (test/bench/pipeline.ts) and the MCP gateway (test/bench/gateway.bench.ts, also
-// `npm run bench:gateway` alone). HEARTH_BENCH_PARTS=store,pipeline,gateway picks parts.
+// `npm run bench:gateway` alone) and confined file access (test/bench/kilnFiles.bench.ts: read_note
+// and a no-op index pass). HEARTH_BENCH_PARTS=store,pipeline,gateway,files picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGatewayBench } from './gateway.bench';
+import { runKilnFilesBench } from './kilnFiles.bench';
 import { run as runPipelineBench } from './pipeline';
 
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway,files').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -45,6 +47,10 @@ async function main(): Promise<void> {
   if (parts.has('gateway')) {
     const lines = await runGatewayBench();
     printTable(['gateway', 'value'], lines.map((l) => [l.name, l.value]));
+  }
+  if (parts.has('files')) {
+    const lines = await runKilnFilesBench();
+    printTable(['confined files', 'value'], lines.map((l) => [l.label, l.value]));
   }
 }
 

@@ -12,7 +12,9 @@ const HELP = `Usage: hearth gateway [--http PORT] [--yes] [--workspace DIR]
 Serves the kiln tools and every [[mcp.servers]] upstream as one MCP server, over stdio by default
 (for MCP clients and ACP agents that spawn it). Destructive kiln tools (overwrite, delete) ask the
 MCP client when it supports elicitation; otherwise they are refused while
-[cli].confirm_destructive is on, unless --yes is given.
+[cli].confirm_destructive is on, unless --yes is given. Writes to protected paths
+(.hearth/, agents/, rules files such as AGENTS.md, .git/, .vscode/, .claude/, CLAUDE.md, …)
+always ask the client, and are refused when it cannot be asked — --yes does not cover them.
 
       --http PORT      serve streamable HTTP on 127.0.0.1:PORT instead (0 = any free port); prints
                        the URL and a bearer token once
