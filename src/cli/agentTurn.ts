@@ -5,12 +5,20 @@
  */
 import type { AgentEvent, AgentSession, ContextUsage, PromptAttachment } from '../core/agents/agentSession';
 import { RecordedSession } from '../core/agents/transcripts';
+import { formatSource, SourceList, type Source } from '../core/chat/sources';
 import type { Usage } from '../core/llm/types';
 
 export interface TurnOutput {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   json: boolean;
+  /** Sections auto context attached (listed with `via: "auto_context"`). */
+  contextSources?: { path: string; startLine?: number; endLine?: number }[];
+}
+
+/** The Sources block after a plain answer: one `path:line` per line. */
+export function formatSourcesForTerminal(sources: readonly Source[]): string {
+  return `\nSources:\n${sources.map((s) => `  ${formatSource(s)}`).join('\n')}\n`;
 }
 
 interface ToolRecord {
@@ -39,6 +47,7 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   let context: ContextUsage | undefined;
   let stopReason = 'end_turn';
   const tools = new Map<string, ToolRecord>();
+  const seen: AgentEvent[] = [];
   const errors: { code: string; message: string; remedy?: string }[] = [];
   const stderrLine = (text: string) => {
     // Tool lines between answer chunks start on a line of their own in a terminal.
@@ -49,6 +58,7 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
     out.stderr.write(text + '\n');
   };
   const handle = (event: AgentEvent) => {
+    seen.push(event);
     switch (event.type) {
       case 'text':
         message += event.text;
@@ -94,9 +104,17 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+  const sourceList = new SourceList();
+  sourceList.addAttachments(out.contextSources ?? [], 'auto_context');
+  sourceList.addAttachments(attachments.filter((a) => !(out.contextSources ?? []).some((c) => c.path === a.path && c.startLine === a.startLine)));
+  sourceList.addToolCalls(seen);
+  const sources = sourceList.sources;
   if (out.json) {
     const transcript = session instanceof RecordedSession ? session.transcriptId : null;
-    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], usage: usage ?? null, ...(context ? { context } : {}), stopReason, errors, transcript }, null, 2) + '\n');
-  } else if (message && !message.endsWith('\n')) out.stdout.write('\n');
+    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], sources, usage: usage ?? null, ...(context ? { context } : {}), stopReason, errors, transcript }, null, 2) + '\n');
+  } else {
+    if (message && !message.endsWith('\n')) out.stdout.write('\n');
+    if (sources.length > 0) out.stdout.write(formatSourcesForTerminal(sources));
+  }
   return stopReason === 'cancelled' ? 130 : stopReason === 'error' ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 import type { ChatState, HostMessage, WebviewMessage } from '../core/chat/protocol';
 import { renderAgentPicker } from './agentPicker';
 import { Composer } from './composer';
+import { NOTE_LINK_CLASS } from './noteLinks';
 import { renderHistory } from './historyList';
 import { el, TurnView } from './turnView';
 
@@ -48,6 +49,14 @@ export class ChatApp {
     this.overlay = el(doc, 'div', 'overlay');
     this.messages = el(doc, 'main', 'messages');
     this.messages.setAttribute('aria-live', 'polite');
+    // Note links (in replies and Sources) carry data only: a click asks the host, which confines it to the kiln.
+    this.messages.addEventListener('click', (event) => {
+      const link = (event.target as Element | null)?.closest?.<HTMLAnchorElement>(`a.${NOTE_LINK_CLASS}`);
+      if (!link) return;
+      event.preventDefault();
+      const line = Number(link.dataset.line);
+      post({ type: 'openNote', target: link.dataset.target ?? '', ...(Number.isInteger(line) && line >= 1 ? { line } : {}) });
+    });
     this.composer = new Composer({
       doc,
       post,
@@ -110,6 +119,8 @@ export class ChatApp {
         return this.notice(message.level, message.text);
       case 'focusInput':
         return this.composer.focus();
+      case 'sources':
+        return this.turns.get(message.turnId)?.setSources(message.sources);
     }
   }
 
@@ -135,6 +146,7 @@ export class ChatApp {
       const view = this.turnView(turn);
       for (const event of turn.events) view.apply(event);
       view.setRunning(turn.status === 'running');
+      if (turn.sources) view.setSources(turn.sources);
       this.messages.append(view.element);
     }
     this.scroll();

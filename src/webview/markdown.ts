@@ -21,6 +21,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
+import { linkNoteReferences } from './noteLinks';
 import { sanitizeHtml } from './sanitize';
 
 const languages = { bash, css, diff, go, ini, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -49,16 +50,21 @@ const md = new MarkdownIt({
   },
 });
 
+// Only links with a scheme or www. are linkified: `Composting.md` is a note, not a site in Moldova (.md).
+md.linkify.set({ fuzzyLink: false });
+
 /** Renders `text` into `target` (replacing its content): sanitized markdown, or plain text. */
 export function renderReply(doc: Document, target: HTMLElement, text: string, enableMarkdown: boolean): void {
   target.replaceChildren();
   if (!enableMarkdown) {
     target.classList.add('plain');
     target.textContent = text;
+    linkNoteReferences(doc, target);
     return;
   }
   target.classList.remove('plain');
   target.append(sanitizeHtml(doc, md.render(text)));
+  linkNoteReferences(doc, target);
   for (const pre of target.querySelectorAll('pre')) addCopyButton(doc, pre);
 }
 

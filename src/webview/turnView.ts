@@ -6,7 +6,9 @@
  */
 import type { AgentEvent, ContextUsage, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
 import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation';
+import { formatSource, type Source } from '../core/chat/sources';
 import { renderReply } from './markdown';
+import { noteLink } from './noteLinks';
 
 export interface TurnViewOptions {
   doc: Document;
@@ -127,6 +129,23 @@ export class TurnView {
         else if (event.stopReason === 'refusal') this.reply.append(el(doc, 'div', 'stopped', 'The model refused.'));
         return;
     }
+  }
+
+  /** The notes the reply drew on, as `path:line` links under it (replaces an earlier list). */
+  setSources(sources: readonly Source[]): void {
+    const { doc } = this.options;
+    this.element.querySelector(':scope > .sources')?.remove();
+    if (sources.length === 0) return;
+    const box = el(doc, 'div', 'sources');
+    box.append(el(doc, 'div', 'sources-title', 'Sources'));
+    const list = el(doc, 'ul', 'sources-list');
+    for (const source of sources) {
+      const item = el(doc, 'li');
+      item.append(noteLink(doc, source.path, source.startLine, formatSource(source)), el(doc, 'span', 'source-via', ` · ${source.via.replace(/_/g, ' ')}`));
+      list.append(item);
+    }
+    box.append(list);
+    this.element.insertBefore(box, this.status);
   }
 
   /** An inline prompt with the agent's own options; answered once, then shown as answered. */

@@ -6,7 +6,7 @@
  * that points out of it is refused too.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HearthError } from '../errors';
 
 export type ChatPathErrorCode = 'chat.path_outside_scope' | 'chat.path_not_found' | 'chat.path_not_a_file';
@@ -51,8 +51,9 @@ export class AttachmentScope {
     try {
       real = await realpath(lexical);
     } catch (error) {
-      // A missing file outside is "outside", not "missing": a refusal never says what exists out there.
-      if (!(await this.allowed(kilnReal, lexical))) throw outside(path);
+      // A missing file outside is "outside", not "missing": a refusal never says what exists out
+      // there — judged by its nearest existing folder, so a symlinked folder in the kiln tells nothing either.
+      if (!(await this.allowed(kilnReal, await nearestReal(lexical)))) throw outside(path);
       throw new ChatPathError('chat.path_not_found', `${path} does not exist (moved or deleted?).`, path, { cause: error });
     }
     if (!(await this.allowed(kilnReal, real))) throw outside(path);
@@ -64,6 +65,19 @@ export class AttachmentScope {
     const roots = [kilnReal, ...(await Promise.all(this.sources.workspaceFolders().map(realOr)))];
     if (roots.some((root) => within(root, file))) return true;
     return (await Promise.all(this.sources.openFiles().map(realOr))).includes(file);
+  }
+}
+
+/** The real path of the nearest existing ancestor of `path`, with the missing rest appended. */
+async function nearestReal(path: string): Promise<string> {
+  const rest: string[] = [];
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      return resolve(await realpath(current), ...rest.reverse());
+    } catch {
+      if (dirname(current) === current) return path;
+      rest.push(basename(current));
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH,
 import type { HistoryStore } from './historyStore';
 import { PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
 import { PermissionBroker } from './permissionBroker';
+import { SourceList } from './sources';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
 
 export type { ChatModels } from './chatCommands';
@@ -24,6 +25,8 @@ export interface ChatNotes {
   activeNote(): AttachmentRef | undefined;
   /** Where a path from the webview may point (kiln, workspace, open editors): the file, or a ChatPathError. */
   confine(path: string): Promise<ScopedPath>;
+  /** Opens a kiln note (a relative path or a wiki-link name) at `line`; a ChatPathError when it is not a kiln note. */
+  open(target: string, line?: number): Promise<void>;
   read(ref: AttachmentRef): Promise<string>;
   search?(query: string): Promise<SearchHitView[]>;
 }
@@ -147,6 +150,14 @@ export class ChatController {
       case 'removeAttachment':
         this.attachments.remove(message.index);
         return this.postAttachments();
+      case 'openNote':
+        try {
+          return await this.deps.notes.open(message.target, message.line);
+        } catch (error) {
+          if (!(error instanceof ChatPathError)) throw error;
+          this.deps.log.warn(`chat: refused to open a note from the panel (${error.code}): ${message.target}`);
+          return this.notice('error', error.message);
+        }
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
         return reply({ type: 'models', ids });
@@ -272,8 +283,10 @@ export class ChatController {
     let finish!: () => void;
     this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
     this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
+    const seen: AgentEvent[] = [];
     const emit = (raw: AgentEvent) => {
       const event = this.deps.redactor?.redactDeep(raw) ?? raw;
+      seen.push(event);
       appendEvent(turn.events, event);
       this.deps.post({ type: 'event', turnId: turn.id, event });
     };
@@ -304,6 +317,14 @@ export class ChatController {
     if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });
     else if (!turn.events.some((e) => e.type === 'done')) emit({ type: 'done', stopReason: turn.events.some((e) => e.type === 'error') ? 'error' : 'end_turn' });
     turn.status = finalStatus(turn.events);
+    // Sources from the unclipped events: a long search result is cut in the stored turn.
+    const sources = new SourceList();
+    sources.addAttachments(turn.attachments);
+    sources.addToolCalls(seen);
+    if (sources.sources.length > 0) {
+      turn.sources = sources.sources;
+      this.deps.post({ type: 'sources', turnId: turn.id, sources: turn.sources });
+    } else delete turn.sources;
     this.conversation.updatedAt = this.now();
     this.running = undefined;
     this.deps.post({ type: 'turnEnd', turnId: turn.id });

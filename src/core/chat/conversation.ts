@@ -6,6 +6,7 @@
  * Free of `vscode`, DOM and Node APIs: bundled into the webview too.
  */
 import type { AgentEvent, HistoryMessage } from '../agents/agentSession';
+import type { Source } from './sources';
 
 /** A note (or a part of one) attached to a message; the text itself is read by the host at send. */
 export interface AttachmentRef {
@@ -22,6 +23,8 @@ export interface Turn {
   attachments: AttachmentRef[];
   events: AgentEvent[];
   status: TurnStatus;
+  /** The notes the reply drew on (attachments, auto context, kiln tools); absent when none. */
+  sources?: Source[];
 }
 
 export interface Conversation {

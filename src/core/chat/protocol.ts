@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
 import { CHAT_COMMANDS } from './commandNames';
 import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
+import type { Source } from './sources';
 
 export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
 
@@ -59,7 +60,9 @@ export type HostMessage =
   | { type: 'searchResults'; query: string; hits: SearchHitView[]; error?: string }
   /** A line from Hearth itself (`:help`, `:models`, a switch), shown in the conversation, not saved. */
   | { type: 'notice'; level: 'info' | 'error'; text: string }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** The notes a finished turn drew on (also saved on the turn). */
+  | { type: 'sources'; turnId: string; sources: Source[] };
 
 
 // Bounds keep a compromised or buggy webview from pushing unbounded data into the host.
@@ -82,6 +85,8 @@ const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachHit'), path: z.string().min(1).max(4_096), startLine: z.number().int().min(1).optional(), endLine: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('removeAttachment'), index: z.number().int().min(0).max(1_000) }),
   z.object({ type: z.literal('requestModels') }),
+  /** A clicked note link or source: a kiln-relative path or a wiki-link name; the host confines it to the kiln. */
+  z.object({ type: z.literal('openNote'), target: z.string().min(1).max(1_000), line: z.number().int().min(1).max(10_000_000).optional() }),
 ]);
 
 /** Webview → host. Untrusted: only ever produced by `parseWebviewMessage`. */

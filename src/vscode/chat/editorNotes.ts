@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../core/chat/conversation';
 import type { ChatNotes } from '../../core/chat/chatController';
 import { AttachmentScope, type ScopedPath } from '../../core/chat/attachmentScope';
+import { resolveKilnNote } from '../../core/chat/kilnNoteTarget';
 import type { SearchHitView } from '../../core/chat/protocol';
 
 /** Attachments larger than this are cut (a model's context is finite; the agent can read the rest). */
@@ -31,6 +32,13 @@ export class EditorNotes implements ChatNotes {
 
   confine(path: string): Promise<ScopedPath> {
     return this.scope.check(path);
+  }
+
+  async open(target: string, line?: number): Promise<void> {
+    const note = await resolveKilnNote(this.kiln(), target);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(note.absolute));
+    const at = line !== undefined ? new vscode.Position(Math.min(line, document.lineCount) - 1, 0) : undefined;
+    await vscode.window.showTextDocument(document, { preview: true, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
   }
 
   activeNote(): AttachmentRef | undefined {

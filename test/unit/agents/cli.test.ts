@@ -24,6 +24,13 @@ before(async () => {
   const mentions = (r: { messages: unknown[] }, key: string) => JSON.stringify(r.messages).includes(key);
   server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') && toolsThisTurn(r) > 0 } as never, { content: 'Finished.' });
   server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') } as never, { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: '{"path":"old.md"}' }] });
+  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-bread') && toolsThisTurn(r) > 0 } as never, { content: 'Bake at 230 C, see recipes/bread.md:6.' });
+  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-bread') } as never, {
+    toolCalls: [
+      { id: 'r1', name: 'read_note', arguments: '{"path":"recipes/bread.md","start_line":4,"end_line":6}' },
+      { id: 's1', name: 'text_search', arguments: '{"query":"flour"}' },
+    ],
+  });
   const made = await tempDir('hearth-agents-cli-');
   root = made.dir;
   cleanup = made.cleanup;
@@ -101,6 +108,18 @@ test('hearth ask --agent kiln: an edit is shown as a diff and, with nobody at a 
   assert.ok(!existsSync(join(root, 'old.md')));
   // Every run left a transcript in the workspace.
   assert.ok(existsSync(join(root, '.hearth', 'transcripts', `${turn.transcript}.jsonl`)));
+});
+
+test('hearth ask --agent: the notes the kiln tools read or found are the sources (--json and after a plain answer)', async () => {
+  const json = await hearth(['ask', '--agent', 'kiln', '--json', 'KEY-bread how hot?']);
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout).sources, [
+    { path: 'recipes/bread.md', startLine: 4, endLine: 6, via: 'read_note' },
+    { path: 'recipes/bread.md', startLine: 6, endLine: 6, via: 'text_search' },
+  ]);
+  const plain = await hearth(['ask', '--agent', 'kiln', 'KEY-bread how hot, again?']);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stdout, /^Bake at 230 C, see recipes\/bread\.md:6\.\n\nSources:\n {2}recipes\/bread\.md:4\n {2}recipes\/bread\.md:6\n$/);
 });
 
 test('hearth ask --agent with an external ACP agent streams its answer; unknown agents are errors', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AttachmentScope, ChatPathError } from '../../../src/core/chat/attachmentScope';
 import { ChatController } from '../../../src/core/chat/chatController';
+import { resolveKilnNote } from '../../../src/core/chat/kilnNoteTarget';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { FakeCatalog, MemoryStorage } from './fakeCatalog';
@@ -62,6 +63,7 @@ test('anything else is refused: absolute paths, .. escapes, symlinks out of the 
 
 test('a missing file outside reads as outside, never as missing; inside it is missing', async () => {
   await refused(join(home, 'no-such-key'));
+  await refused('dotssh/no-such-key');
   await refused('garden/gone.md', 'chat.path_not_found');
 });
 
@@ -87,7 +89,7 @@ test('the controller refuses attachHit outside the scope: logged, said in the pa
     post: (m) => posts.push(m),
     store: new HistoryStore(new MemoryStorage()),
     models: { currentId: () => 'p/m', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
-    notes: { activeNote: () => undefined, confine: (path) => s.check(path), read: async (ref) => (reads.push(ref.path), 'text') },
+    notes: { activeNote: () => undefined, open: async () => {}, confine: (path) => s.check(path), read: async (ref) => (reads.push(ref.path), 'text') },
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => workspace,
@@ -108,5 +110,48 @@ test('the controller refuses attachHit outside the scope: logged, said in the pa
   assert.deepEqual(attached, { type: 'attachments', attachments: [{ path: 'garden/tomatoes.md', startLine: 1, endLine: 2 }] });
   await controller.send('what about tomatoes?');
   assert.deepEqual(reads, ['garden/tomatoes.md']);
+  await controller.dispose();
+});
+
+test('a clicked note link opens only kiln notes: paths and wiki names; workspace, open editors, .., absolute and symlinks out are refused', async () => {
+  assert.equal((await resolveKilnNote(kiln, 'garden/tomatoes.md')).display, 'garden/tomatoes.md');
+  assert.equal((await resolveKilnNote(kiln, 'Tomatoes')).display, 'garden/tomatoes.md');
+  assert.equal((await resolveKilnNote(kiln, 'Ünïcode note')).display, 'Ünïcode note.md');
+  for (const target of [join(workspace, 'plan.md'), join(home, 'open-outside.md'), '../home/.ssh/id_rsa', join(home, '.ssh', 'id_rsa'), 'innocent.md', 'dotssh/id_rsa.md', 'https://x.org/a.md', 'command:workbench.action.terminal.new']) {
+    await assert.rejects(resolveKilnNote(kiln, target), (error: unknown) => error instanceof ChatPathError && error.code === 'chat.path_outside_scope', target);
+  }
+  await assert.rejects(resolveKilnNote(kiln, 'No such note'), (error: unknown) => error instanceof ChatPathError && error.code === 'chat.path_not_found');
+});
+
+test('the controller hands openNote to the notes, and a refusal is logged and said, never thrown', async () => {
+  const posts: HostMessage[] = [];
+  const warnings: string[] = [];
+  const opened: string[] = [];
+  const controller = new ChatController({
+    catalog: new FakeCatalog(),
+    post: (m) => posts.push(m),
+    store: new HistoryStore(new MemoryStorage()),
+    models: { currentId: () => 'p/m', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
+    notes: {
+      activeNote: () => undefined,
+      confine: (path) => scope().check(path),
+      read: async () => '',
+      open: async (target, line) => {
+        const note = await resolveKilnNote(kiln, target);
+        opened.push(`${note.display}:${line ?? 1}`);
+      },
+    },
+    confirm: async () => true,
+    settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
+    cwd: () => workspace,
+    log: { error: (m) => warnings.push(m), warn: (m) => warnings.push(m), info() {}, debug() {}, trace() {} },
+  });
+  await controller.handle({ type: 'openNote', target: 'garden/tomatoes.md', line: 2 });
+  await controller.handle({ type: 'openNote', target: '../home/.ssh/id_rsa' });
+  await controller.handle({ type: 'openNote', target: 'x', line: -3 });
+  assert.deepEqual(opened, ['garden/tomatoes.md:2']);
+  assert.equal(warnings.length, 2, 'the refusal and the malformed message are logged');
+  assert.match(warnings[0]!, /refused to open a note.*chat\.path_outside_scope/);
+  assert.equal(posts.filter((m) => m.type === 'notice').length, 1);
   await controller.dispose();
 });

@@ -59,7 +59,7 @@ function harness(options: { storage?: MemoryStorage; catalog?: FakeCatalog; lazy
     models,
     notes: {
       activeNote: () => ({ path: 'garden/tomatoes.md' }),
-      confine: async (path) => ({ absolute: `/kiln/${path}`, display: path }),
+      open: async () => {}, confine: async (path) => ({ absolute: `/kiln/${path}`, display: path }),
       read: async (ref) => `# ${ref.path}\nTomatoes need sun.`,
     },
     confirm: async (message) => {
@@ -209,6 +209,24 @@ test('a permission prompt of the third turn is posted for the third turn, not th
   assert.equal(prompt.turnId, third.turnId);
   await h.controller.handle({ type: 'permission', requestId: prompt.requestId, optionId: 'allow' });
   await turn;
+});
+
+test('a reply that drew on notes ends with its sources: attachments, then what completed tool calls found; saved with the turn', async () => {
+  const h = harness();
+  await h.controller.handle({ type: 'pickAgent', name: 'kiln' });
+  h.controller.attach({ path: 'garden/tomatoes.md', startLine: 2, endLine: 5 }, 'text');
+  await h.controller.handle({ type: 'send', text: 'research' });
+  const expected = [
+    { path: 'garden/tomatoes.md', startLine: 2, endLine: 5, via: 'attachment' },
+    { path: 'techniques/Composting.md', startLine: 3, endLine: 9, via: 'semantic_search' },
+    { path: 'garden/beds.md', startLine: 1, endLine: 4, via: 'semantic_search' },
+  ];
+  const posted = h.posts.find((m) => m.type === 'sources');
+  assert.ok(posted && posted.type === 'sources');
+  assert.deepEqual(posted.sources, expected, 'the failed read_note is not a source');
+  assert.deepEqual(h.state().conversation.turns[0]!.sources, expected);
+  await h.controller.handle({ type: 'send', text: 'hello' });
+  assert.equal(h.state().conversation.turns[1]!.sources, undefined, 'a reply that drew on nothing has no sources');
 });
 
 test('stop aborts the running turn, cancels an open prompt, and the turn ends as cancelled', async () => {

@@ -50,7 +50,7 @@ test('the chat controller never posts, nor saves, a registered key', async () =>
     post: (m) => posts.push(m),
     store: new HistoryStore(storage, redactor),
     models: { currentId: () => 'x/y', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
-    notes: { activeNote: () => undefined, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
+    notes: { activeNote: () => undefined, open: async () => {}, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => '/ws',

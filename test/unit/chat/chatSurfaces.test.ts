@@ -22,7 +22,7 @@ function setup() {
       post,
       store: new HistoryStore(storage),
       models: { currentId: () => 'local/m', switchTo: async (id) => id, list: async () => ({ ids: ['local/m', 'local/n'], errors: [] }), openSwitcher: async () => {} },
-      notes: { activeNote: () => undefined, confine: async (path) => ({ absolute: path, display: path }), read: async () => '', search: async (query) => [{ path: `${query}.md`, snippet: query }] },
+      notes: { activeNote: () => undefined, open: async () => {}, confine: async (path) => ({ absolute: path, display: path }), read: async () => '', search: async (query) => [{ path: `${query}.md`, snippet: query }] },
       confirm: async () => true,
       settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
       cwd: () => '/ws',

@@ -53,6 +53,15 @@ export class FakeCatalog implements AgentCatalog {
           yield { type: 'done', stopReason: 'end_turn' };
           return;
         }
+        if (text === 'research') {
+          yield { type: 'tool_call', id: 'r1', name: 'semantic_search', arguments: { query: 'compost' }, status: 'pending' };
+          yield { type: 'tool_update', id: 'r1', status: 'completed', result: JSON.stringify({ query: 'compost', count: 2, results: [{ path: 'techniques/Composting.md', startLine: 3, endLine: 9 }, { path: 'garden/beds.md', startLine: 1, endLine: 4 }] }) };
+          yield { type: 'tool_call', id: 'r2', name: 'read_note', arguments: { path: 'secret.md' }, status: 'pending' };
+          yield { type: 'tool_update', id: 'r2', status: 'failed', result: 'not found' };
+          yield { type: 'text', text: 'See techniques/Composting.md:3.' };
+          yield { type: 'done', stopReason: 'end_turn' };
+          return;
+        }
         if (text === 'slow') {
           yield { type: 'text', text: 'Thinking about it' };
           await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));

@@ -58,7 +58,7 @@ function chat(type: LlmProviderType, storage: MemoryStorage, config = mockConfig
     post: (m) => posts.push(m),
     store: new HistoryStore(storage),
     models,
-    notes: { activeNote: () => undefined, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
+    notes: { activeNote: () => undefined, open: async () => {}, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => kiln,
