@@ -1,3 +1,4 @@
+import { StatCache } from './statCache.js';
 import { ConfinedRoot } from '../fs/confinedRoot.js';
 import type { Logger, Progress } from '../host.js';
 import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner.js';
@@ -48,6 +49,8 @@ export interface IndexRunContext {
   embedder: () => Promise<Embedder>;
   batching: BatchingOptions;
   log: Logger;
+  /** Where the size + time cache lives (the store's folder); without it every note is read. */
+  statCacheDir?: string;
 }
 
 /** Commit at least this often so an interrupted first index keeps most of its work. */
@@ -78,9 +81,16 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     report.removed++;
   }
 
-  // Read and hash everything; keep the text only of what changed.
+  // Read and hash what may have changed (size or time differ from when it was last hashed); keep
+  // the text only of what changed.
+  const stats = ctx.statCacheDir ? await StatCache.load(ctx.statCacheDir) : undefined;
   const changed: { path: string; text: string }[] = [];
   await mapLimit(scan.notes, 16, async (note) => {
+    const known = !options.force && indexed.get(note.path);
+    if (known && stats?.hashOf(note.path, note.size, note.mtimeMs) === known) {
+      report.unchanged++;
+      return;
+    }
     let text: string;
     try {
       text = (await files.readText(note.path)).text;
@@ -88,7 +98,9 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
       report.problems.push({ path: note.path, message: `could not read: ${(error as Error).message}` });
       return;
     }
-    if (!options.force && indexed.get(note.path) === contentHash(text)) report.unchanged++;
+    const hash = contentHash(text);
+    stats?.record(note.path, note.size, note.mtimeMs, hash);
+    if (!options.force && indexed.get(note.path) === hash) report.unchanged++;
     else changed.push({ path: note.path, text });
   });
   changed.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -161,6 +173,8 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     report.cancelled = true;
   }
   await commitIfDue(true);
+  // A partial run (given paths) saw only some notes: its cache would forget the others.
+  if (!options.paths) await stats?.save();
   const hashes = store.noteHashes();
   report.notes = hashes.size;
   report.chunks = store.count;

@@ -1,8 +1,9 @@
 import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
 import { stat } from 'node:fs/promises';
-import { HearthError, isHearthError } from '../errors.js';
+import { describeError, HearthError, isHearthError } from '../errors.js';
 import type { Logger, Progress } from '../host.js';
-import { NoteBm25 } from './noteBm25.js';
+import { readLexicalFile, writeLexicalFile } from './lexicalFile.js';
+import { NoteBm25, type NoteBm25Snapshot } from './noteBm25.js';
 import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking.js';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
 import type { Embedder } from './embedders/embedder.js';
@@ -10,7 +11,7 @@ import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
 import type { SearchMode, SearchResult } from './searchResult.js';
 import { readStoredHeader } from './storedHeader.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
-import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
+import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
 import { textSearch } from './textSearch.js';
 import { propertySearch } from './propertySearch.js';
 import { scanKiln } from '../kiln/kilnScanner.js';
@@ -62,6 +63,10 @@ export class KilnIndex {
   private version = 0;
   private lexical?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
   private lexicalBuild?: Promise<NoteBm25>;
+  /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
+  private lexicalLoaded = false;
+  /** Notes were swapped into the lexical index since its file was written. */
+  private lexicalDirty = false;
   /** Counts starts and ends of runs and clears: a BM25 build that saw one read a moving store. */
   private mutations = 0;
   private writing = 0;
@@ -106,7 +111,7 @@ export class KilnIndex {
       if (!isFolder) throw new KilnMissingError(this.options.kilnRoot);
       const run = async () =>
         runIndex(
-          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log },
+          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir },
           options,
         );
       let report: IndexReport;
@@ -168,7 +173,8 @@ export class KilnIndex {
       ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);
     } else {
       const lexicon = await this.bm25(store);
-      ranked = rankHybrid(lexicon, lexicon.query(query), await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50)), notes, request.lexicalWeight);
+      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
+      ranked = rankHybrid(lexicon, lexicon.query(query), await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50)), notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
   }
@@ -184,6 +190,8 @@ export class KilnIndex {
   /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
   async dispose(): Promise<void> {
     await this.queue.catch(() => {});
+    const lexical = this.lexical;
+    if (this.lexicalDirty && lexical && !lexical.suspect && this.opened) await this.saveLexical(lexical.index.snapshot(), lexical.hashes);
     const [store, embedder] = [this.opened, this.embedder];
     this.opened = this.embedder = undefined;
     await (await store?.catch(() => undefined))?.close();
@@ -235,26 +243,43 @@ export class KilnIndex {
   }
 
   /**
-   * The BM25 index, kept in step with the store by content hash: notes that changed since it was
-   * built are swapped in (one saved note does not rebuild it all), and it is rebuilt once stale.
-   * The first build (seconds at 100k chunks) runs in slices, so the extension host stays
-   * responsive; searches arriving meanwhile wait for the same build.
+   * The lexical (BM25) index, kept in step with the store by content hash: loaded from its file
+   * beside the store on first need (or built from the store's chunks, in slices, when there is no
+   * usable file), then every note whose hash differs from the store's is swapped in from the store
+   * (one saved note does not rebuild it all), and the file is rewritten when anything changed.
+   * Searches arriving during a build wait for the same build.
    */
   private async bm25(store: VectorStore): Promise<NoteBm25> {
-    const lexical = this.lexical;
+    let lexical = this.lexical;
     if (lexical?.version === this.version && !lexical.suspect) return lexical.index;
     const current = store.noteHashes();
-    if (!lexical || lexical.index.stale || lexical.suspect) return this.buildBm25(store, current);
+    let fromFile = false;
+    if (!lexical || lexical.index.stale || lexical.suspect) {
+      lexical = this.lexicalLoaded ? undefined : await this.loadLexical();
+      this.lexicalLoaded = true;
+      if (!lexical) return this.buildBm25(store, current);
+      fromFile = true;
+    }
     const changed = new Set<string>();
     for (const [path, hash] of lexical.hashes) if (current.get(path) !== hash) changed.add(path);
     for (const [path, hash] of current) if (lexical.hashes.get(path) !== hash) changed.add(path);
-    if (changed.size > 0) {
-      for (const path of changed) lexical.index.removeNote(path);
-      for (const chunks of NoteBm25.notesOf([...store.chunks()].filter((c) => changed.has(c.notePath)))) lexical.index.addNote(chunks);
-      if (lexical.index.stale) return this.buildBm25(store, current);
+    let index = lexical.index;
+    for (const path of changed) index.removeNote(path);
+    for (const path of changed) if (current.has(path)) index.addNote(this.noteChunks(store, path));
+    if (index.stale) return this.buildBm25(store, current);
+    if (changed.size > 0 && fromFile) {
+      // Notes changed since the file was written (another process indexed, or one was killed after
+      // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
+      const snapshot = index.snapshot();
+      index = NoteBm25.fromSnapshot(snapshot);
+      if (this.writing === 0) await this.saveLexical(snapshot, current);
+    } else if (changed.size > 0) {
+      // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
+      // every save would stall the extension host on a large kiln). Until then it is merely older.
+      this.lexicalDirty = true;
     }
-    this.lexical = { version: this.version, index: lexical.index, hashes: current };
-    return lexical.index;
+    this.lexical = { version: this.version, index, hashes: current };
+    return index;
   }
 
   private buildBm25(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
@@ -264,11 +289,40 @@ export class KilnIndex {
         const index = await NoteBm25.build(NoteBm25.notesOf(store.chunks()));
         // A run that started meanwhile may have moved chunks under the build (a compaction): the
         // result still answers this search, and the next one rebuilds it.
-        this.lexical = { version, index, hashes, suspect: this.writing > 0 || this.mutations !== mutations };
+        const suspect = this.writing > 0 || this.mutations !== mutations;
+        this.lexical = { version, index, hashes, suspect };
+        if (!suspect) await this.saveLexical(index.snapshot(), hashes);
         return index;
       } finally {
         this.lexicalBuild = undefined;
       }
     })());
+  }
+
+  /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
+  private async loadLexical(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
+    try {
+      const file = await readLexicalFile(this.dir);
+      return file && { version: -1, index: NoteBm25.fromSnapshot(file.snapshot), hashes: file.hashes };
+    } catch (error) {
+      this.options.log.warn(`index: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Best effort: a failed write costs the next process a rebuild, never a search. */
+  private async saveLexical(snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
+    this.lexicalDirty = false;
+    try {
+      await writeLexicalFile(this.dir, snapshot, hashes);
+    } catch (error) {
+      this.options.log.warn(`index: the lexical index could not be saved: ${describeError(error)}`);
+    }
+  }
+
+  /** One note's chunks in line order (the store's own lookup where it has one). */
+  private noteChunks(store: VectorStore, notePath: string): ChunkRecord[] {
+    const chunks = store.noteChunks ? store.noteChunks(notePath) : [...store.chunks()].filter((c) => c.notePath === notePath);
+    return chunks.sort((a, b) => a.startLine - b.startLine);
   }
 }

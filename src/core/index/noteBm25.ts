@@ -43,6 +43,19 @@ export interface NoteBm25BuildOptions {
   signal?: AbortSignal;
 }
 
+/** The index as plain arrays (what the lexical file stores). */
+export interface NoteBm25Snapshot {
+  terms: string[];
+  /** Per term, where its postings start in postDocs (terms.length + 1 entries). */
+  offsets: Uint32Array;
+  postDocs: Uint32Array;
+  /** Four counts (title, headings, lead, body) per posting. */
+  postTfs: Uint16Array;
+  /** Four field lengths per note. */
+  lengths: Float32Array;
+  notes: { path: string; chunks: number }[];
+}
+
 /** The query as the index scores it: distinct known and unknown words with their idf. */
 export interface LexicalQuery {
   /** The query as given (capped). */
@@ -63,11 +76,11 @@ export interface LexicalQuery {
  */
 export class NoteBm25 {
   private readonly termIds = new Map<string, number>();
-  private offsets = new Uint32Array(1);
-  private postDocs = new Uint32Array(0);
-  private postTfs = new Uint16Array(0);
+  private offsets: Uint32Array = new Uint32Array(1);
+  private postDocs: Uint32Array = new Uint32Array(0);
+  private postTfs: Uint16Array = new Uint16Array(0);
   private readonly added = new Map<number, { docs: number[]; tfs: number[] }>();
-  private readonly docs: { path: string; chunks: ChunkRecord[] }[] = [];
+  private readonly docs: { path: string; chunkCount: number; chunks?: ChunkRecord[] }[] = [];
   private lengths = new Float32Array(64 * F);
   private dead = new Uint8Array(64);
   private readonly byPath = new Map<string, number>();
@@ -125,10 +138,15 @@ export class NoteBm25 {
     return this.byPath.has(notePath);
   }
 
-  /** The note's chunks in line order (as indexed), or undefined when it is not in the index. */
+  /** The note's chunks in line order when this index was built from them (not when loaded from disk). */
   chunksOf(notePath: string): ChunkRecord[] | undefined {
     const doc = this.byPath.get(notePath);
     return doc === undefined ? undefined : this.docs[doc].chunks;
+  }
+
+  /** Paths of the notes in the index. */
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
   }
 
   removeNote(notePath: string): void {
@@ -136,7 +154,7 @@ export class NoteBm25 {
     if (doc === undefined) return;
     this.dead[doc] = 1;
     for (let f = 0; f < F; f++) this.totals[f] -= this.lengths[doc * F + f];
-    this.chunkTotal -= this.docs[doc].chunks.length;
+    this.chunkTotal -= this.docs[doc].chunkCount;
     this.chunkLengthTotal -= this.lengths[doc * F + 3];
     this.live--;
     this.changed++;
@@ -206,6 +224,70 @@ export class NoteBm25 {
       score += (term.idf * t) / (K1 + t);
     }
     return score / q.norm;
+  }
+
+  /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
+  snapshot(): NoteBm25Snapshot {
+    const live = this.docs.map((_, doc) => doc).filter((doc) => !this.dead[doc]);
+    const newDoc = new Int32Array(this.docs.length).fill(-1);
+    live.forEach((doc, i) => (newDoc[doc] = i));
+    // Terms still used, renumbered; postings of the bulk and of the second index merged per term.
+    const terms: string[] = [];
+    const offsets: number[] = [0];
+    const docs: number[] = [];
+    const tfs: number[] = [];
+    for (const [term, id] of this.termIds) {
+      const start = docs.length;
+      const [from, to] = id + 1 < this.offsets.length ? [this.offsets[id], this.offsets[id + 1]] : [0, 0];
+      for (let p = from; p < to; p++) {
+        const d = newDoc[this.postDocs[p]];
+        if (d < 0) continue;
+        docs.push(d);
+        for (let f = 0; f < F; f++) tfs.push(this.postTfs[p * F + f]);
+      }
+      const extra = this.added.get(id);
+      extra?.docs.forEach((doc, i) => {
+        const d = newDoc[doc];
+        if (d < 0) return;
+        docs.push(d);
+        for (let f = 0; f < F; f++) tfs.push(extra.tfs[i * F + f]);
+      });
+      if (docs.length === start) continue;
+      terms.push(term);
+      offsets.push(docs.length);
+    }
+    const lengths = new Float32Array(live.length * F);
+    live.forEach((doc, i) => lengths.set(this.lengths.subarray(doc * F, doc * F + F), i * F));
+    return {
+      terms,
+      offsets: Uint32Array.from(offsets),
+      postDocs: Uint32Array.from(docs),
+      postTfs: Uint16Array.from(tfs),
+      lengths,
+      notes: live.map((doc) => ({ path: this.docs[doc].path, chunks: this.docs[doc].chunkCount })),
+    };
+  }
+
+  /** An index from a snapshot (the lexical file): no tokenizing, no chunks needed. */
+  static fromSnapshot(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): NoteBm25 {
+    const index = new NoteBm25([], fields);
+    snapshot.terms.forEach((term, id) => index.termIds.set(term, id));
+    index.offsets = snapshot.offsets;
+    index.postDocs = snapshot.postDocs;
+    index.postTfs = snapshot.postTfs;
+    const n = snapshot.notes.length;
+    index.lengths = new Float32Array(Math.max(64, n * 2) * F);
+    index.lengths.set(snapshot.lengths);
+    index.dead = new Uint8Array(Math.max(64, n * 2));
+    snapshot.notes.forEach((note, doc) => {
+      index.docs.push({ path: note.path, chunkCount: note.chunks });
+      index.byPath.set(note.path, doc);
+      for (let f = 0; f < F; f++) index.totals[f] += snapshot.lengths[doc * F + f];
+      index.chunkTotal += note.chunks;
+      index.chunkLengthTotal += snapshot.lengths[doc * F + 3];
+    });
+    index.live = n;
+    return index;
   }
 
   private scoreAll(q: LexicalQuery): { scores: Float64Array; touched: number[] } {
@@ -278,6 +360,7 @@ export class NoteBm25 {
     const headings = tokenize([...new Set(chunks.flatMap((c) => c.headingPath))].join('\n'));
     const body = chunks.map((c) => c.text).join('\n');
     const prose = body
+      .slice(0, LEAD_WORDS * 100)
       .split('\n')
       .filter((line) => !/^\s{0,3}#{1,6}\s/.test(line))
       .join('\n')
@@ -304,7 +387,7 @@ export class NoteBm25 {
 
   private register(chunks: ChunkRecord[], lengths: number[]): number {
     const doc = this.docs.length;
-    this.docs.push({ path: chunks[0].notePath, chunks });
+    this.docs.push({ path: chunks[0].notePath, chunkCount: chunks.length, chunks });
     if (doc >= this.dead.length) {
       const lens = new Float32Array(doc * 2 * F);
       lens.set(this.lengths);

@@ -55,9 +55,20 @@ export function rankSemantic(hits: SearchHit[], limit: number): RankedNote[] {
  * must do well on both sides to beat a clear match on one. Sections are ranked the same way, from
  * each section's own BM25 and cosine.
  */
-export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[], limit: number, lexicalWeight = LEXICAL_WEIGHT): RankedNote[] {
+export interface HybridOptions {
+  lexicalWeight?: number;
+  /** A note's chunks in line order (the lexical index loaded from disk holds none; the store has them). */
+  chunksOf?: (notePath: string) => ChunkRecord[];
+}
+
+export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
+  const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
   const lexical = lexicon.relevances(q);
   const { byChunk, byNote } = vectorSide(hits);
+  const chunksOf = (path: string) => {
+    const chunks = options.chunksOf?.(path) ?? lexicon.chunksOf(path);
+    return chunks?.length ? chunks : (byNote.get(path)?.map((s) => s.chunk) ?? []);
+  };
   const candidates = new Map<string, number>();
   for (const [path, relevance] of lexical) candidates.set(path, lexicalWeight * relevance);
   for (const [path, sections] of byNote) {
@@ -71,7 +82,7 @@ export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[]
   if (pairs.size > 0) {
     const head = sorted.slice(0, Math.max(RERANK_DEPTH, limit));
     for (const entry of head) {
-      const chunks = lexicon.chunksOf(entry[0]) ?? byNote.get(entry[0])?.map((s) => s.chunk) ?? [];
+      const chunks = chunksOf(entry[0]);
       entry[1] = (1 - PHRASE_WEIGHT - TITLE_WEIGHT) * entry[1] + PHRASE_WEIGHT * pairCoverage(pairs, chunks) + TITLE_WEIGHT * titleCoverage(q, chunks);
     }
     head.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -79,7 +90,7 @@ export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[]
   }
   const top = sorted.slice(0, limit);
   return top.map(([path, score]) => {
-    const chunks = lexicon.chunksOf(path) ?? byNote.get(path)?.map((s) => s.chunk) ?? [];
+    const chunks = chunksOf(path);
     const sections: ScoredSection[] = [];
     for (const chunk of chunks) {
       const words = lexicon.sectionRelevance(q, chunk);

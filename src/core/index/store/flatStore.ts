@@ -197,6 +197,10 @@ export class FlatStore implements VectorStore {
     return new Map([...this.notes].map(([p, n]) => [p, n.hash]));
   }
 
+  noteChunks(notePath: string): ChunkRecord[] {
+    return this.notes.get(notePath)?.slots.map((slot) => this.chunkAt(slot)) ?? [];
+  }
+
   *chunks(): Iterable<ChunkRecord> {
     for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield this.chunkAt(i);
   }

@@ -66,6 +66,8 @@ export interface VectorStore {
   search(query: Float32Array, k: number, options?: SearchOptions): Promise<SearchHit[]>;
   /** Every chunk (for BM25 / text search); order unspecified. */
   chunks(): Iterable<ChunkRecord>;
+  /** One note's chunks (search shows a note's sections); stores without it are scanned with chunks(). */
+  noteChunks?(notePath: string): ChunkRecord[];
   /** Number of live chunks. */
   readonly count: number;
   /** Makes staged writes durable, atomically. */

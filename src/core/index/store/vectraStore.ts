@@ -98,6 +98,10 @@ export class VectraStore implements VectorStore {
     return new Map([...this.notes].map(([p, n]) => [p, n.hash]));
   }
 
+  noteChunks(notePath: string): ChunkRecord[] {
+    return [...(this.notes.get(notePath)?.chunks ?? [])];
+  }
+
   *chunks(): Iterable<ChunkRecord> {
     for (const note of this.notes.values()) yield* note.chunks;
   }

@@ -1,0 +1,140 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { HearthError } from '../errors.js';
+import { DEFAULT_FIELDS, FIELDS, type NoteBm25Snapshot } from './noteBm25.js';
+
+/**
+ * The lexical (BM25) index on disk, beside the vector store: `lexical.bin` in the store's folder.
+ * Layout: a magic line, a length-prefixed JSON header (counts, the ranking parameters it was built
+ * with, a CRC-32 of the rest), then the term list, the postings and field lengths as typed arrays,
+ * and the notes it covers with the content hash each was indexed at. Written to a temp file, synced
+ * and renamed, so a reader sees a whole old file or a whole new one. Each note's content hash is
+ * what keeps it consistent with the vector store: the index uses the file only for notes whose hash
+ * equals the store's, and takes the others from the store — so a kill -9 between the store's commit
+ * and this file's rename costs a few re-tokenized notes, never a wrong result.
+ */
+export const LEXICAL_FILE = 'lexical.bin';
+const MAGIC = 'hearth-lexical\n';
+const VERSION = 1;
+/** The parameters the postings depend on: another tokenizer or field set means another index. */
+const SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 2 });
+
+export class LexicalFileError extends HearthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('index.lexical_damaged', message, options);
+  }
+}
+
+export interface LexicalFile {
+  snapshot: NoteBm25Snapshot;
+  /** notePath → content hash the note was indexed at. */
+  hashes: Map<string, string>;
+}
+
+interface Header {
+  format: 'hearth-lexical';
+  version: number;
+  shape: string;
+  params: string;
+  terms: number;
+  postings: number;
+  notes: number;
+  termBytes: number;
+  notesBytes: number;
+  crc: number;
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
+  const termText = Buffer.from(snapshot.terms.join('\n'), 'utf8');
+  const notesText = Buffer.from(JSON.stringify(snapshot.notes.map((n) => [n.path, n.chunks, hashes.get(n.path) ?? ''])), 'utf8');
+  const parts = [termText, Buffer.alloc(pad4(termText.length) - termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs)];
+  const tfBytes = snapshot.postTfs.byteLength;
+  parts.push(Buffer.alloc(pad4(tfBytes) - tfBytes), asBytes(snapshot.lengths), notesText);
+  const body = Buffer.concat(parts);
+  const header: Header = {
+    format: 'hearth-lexical',
+    version: VERSION,
+    shape: SHAPE,
+    params: JSON.stringify(DEFAULT_FIELDS),
+    terms: snapshot.terms.length,
+    postings: snapshot.postDocs.length,
+    notes: snapshot.notes.length,
+    termBytes: termText.length,
+    notesBytes: notesText.length,
+    crc: crc32(body),
+  };
+  const headerText = Buffer.from(JSON.stringify(header), 'utf8');
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32LE(headerText.length);
+  const tmp = path.join(dir, `${LEXICAL_FILE}.${process.pid}.tmp`);
+  const fh = await fsp.open(tmp, 'w');
+  try {
+    await fh.writeFile(Buffer.concat([Buffer.from(MAGIC), prefix, headerText, body]));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, path.join(dir, LEXICAL_FILE));
+}
+
+/**
+ * The lexical file of `dir`; undefined when there is none or it was built with other ranking
+ * parameters (an upgrade: rebuilt quietly). Throws LexicalFileError when it is damaged or foreign.
+ */
+export async function readLexicalFile(dir: string): Promise<LexicalFile | undefined> {
+  let data: Buffer;
+  try {
+    data = await fsp.readFile(path.join(dir, LEXICAL_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new LexicalFileError(`The lexical index in ${dir} cannot be read.`, { cause: error });
+  }
+  try {
+    if (data.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a Hearth lexical index');
+    const headerLength = data.readUInt32LE(MAGIC.length);
+    const start = MAGIC.length + 4;
+    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as Header;
+    if (header.format !== 'hearth-lexical' || header.version !== VERSION) throw new Error('unknown format or version');
+    if (header.shape !== SHAPE || header.params !== JSON.stringify(DEFAULT_FIELDS)) return undefined;
+    const body = data.subarray(start + headerLength);
+    if (crc32(body) !== header.crc) throw new Error('checksum mismatch');
+    let at = 0;
+    const take = (bytes: number) => {
+      if (at + bytes > body.length) throw new Error('shorter than its header says');
+      const slice = body.subarray(at, at + bytes);
+      at += bytes;
+      return slice;
+    };
+    const termText = take(header.termBytes).toString('utf8');
+    take(pad4(header.termBytes) - header.termBytes);
+    const offsets = new Uint32Array(copy(take((header.terms + 1) * 4)));
+    const postDocs = new Uint32Array(copy(take(header.postings * 4)));
+    const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
+    take(pad4(postTfs.byteLength) - postTfs.byteLength);
+    const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
+    const notes = JSON.parse(take(header.notesBytes).toString('utf8')) as [string, number, string][];
+    const terms = header.terms === 0 ? [] : termText.split('\n');
+    if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
+    for (const doc of postDocs) if (doc >= header.notes) throw new Error('a posting names a missing note');
+    return {
+      snapshot: { terms, offsets, postDocs, postTfs, lengths, notes: notes.map(([p, chunks]) => ({ path: p, chunks })) },
+      hashes: new Map(notes.map(([p, , hash]) => [p, hash])),
+    };
+  } catch (error) {
+    throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
+  }
+}
+
+function asBytes(array: ArrayBufferView): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** An aligned copy (typed arrays need their element alignment; a slice of the file may not have it). */
+function copy(bytes: Buffer): ArrayBuffer {
+  const out = new ArrayBuffer(bytes.length);
+  new Uint8Array(out).set(bytes);
+  return out;
+}

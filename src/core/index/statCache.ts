@@ -1,0 +1,62 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * What each note's size and modification time were when its content hash was last computed
+ * (`notes.stat.json` beside the store). A re-index trusts a note unchanged without reading it when
+ * its size and time are the same *and* that hash is the one the store holds, so the cache can be
+ * stale or lost (a kill -9, another process) and only costs reading the note again. Times within
+ * RACY_MS of the run are not recorded: a note written in the same clock tick as it was hashed could
+ * change without its time changing (git's "racy" entries).
+ */
+export const STAT_CACHE_FILE = 'notes.stat.json';
+const RACY_MS = 2000;
+
+export type StatEntry = [size: number, mtimeMs: number, hash: string];
+
+export class StatCache {
+  private readonly next = new Map<string, StatEntry>();
+
+  private constructor(
+    private readonly file: string,
+    private readonly previous: Map<string, StatEntry>,
+    private readonly started: number,
+  ) {}
+
+  static async load(dir: string): Promise<StatCache> {
+    const file = path.join(dir, STAT_CACHE_FILE);
+    let previous = new Map<string, StatEntry>();
+    try {
+      const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as { version?: number; notes?: Record<string, StatEntry> };
+      if (parsed.version === 1 && parsed.notes && typeof parsed.notes === 'object') {
+        previous = new Map(Object.entries(parsed.notes).filter(([, e]) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number' && typeof e[2] === 'string'));
+      }
+    } catch {
+      // None yet, or unreadable: every note is read and hashed, as without a cache.
+    }
+    return new StatCache(file, previous, Date.now());
+  }
+
+  /** The hash recorded for a note of this size and time, if any. */
+  hashOf(notePath: string, size: number, mtimeMs: number): string | undefined {
+    const entry = this.previous.get(notePath);
+    if (!entry || entry[0] !== size || entry[1] !== mtimeMs) return undefined;
+    this.next.set(notePath, entry);
+    return entry[2];
+  }
+
+  record(notePath: string, size: number, mtimeMs: number, hash: string): void {
+    if (mtimeMs < this.started - RACY_MS) this.next.set(notePath, [size, mtimeMs, hash]);
+  }
+
+  /** Writes what this run saw (temp + rename); a failure only means reading the notes next time. */
+  async save(): Promise<void> {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      await fsp.writeFile(tmp, JSON.stringify({ version: 1, notes: Object.fromEntries(this.next) }));
+      await fsp.rename(tmp, this.file);
+    } catch {
+      await fsp.rm(tmp, { force: true }).catch(() => {});
+    }
+  }
+}

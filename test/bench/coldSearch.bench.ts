@@ -1,0 +1,82 @@
+// Cold paths, each a whole new process as a user runs it: `hearth --help`, and `hearth search` on a
+// kiln of the package READMEs in node_modules (full length: ~430 notes / ~6k chunks) with an
+// OpenAI-compatible embeddings endpoint on loopback (the hashed bag-of-words server of the eval).
+// Loaded by test/bench/run.ts (part `cold`); `node --import tsx test/bench/coldSearch.bench.ts`
+// runs it alone. Needs dist/cli.js (npm run build).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startHashedEmbedServer } from '../eval/hashedEmbedServer';
+
+const BIN = resolve('dist/cli.js');
+const RUNS = Number(process.env.HEARTH_BENCH_COLD_RUNS ?? 15);
+
+function readmeKiln(): string {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-bench-readmes-'));
+  const modules = resolve('node_modules');
+  const dirs: [string, string][] = [];
+  for (const name of readdirSync(modules)) {
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) for (const sub of readdirSync(join(modules, name))) dirs.push([`${name}__${sub}`, join(modules, name, sub)]);
+    else dirs.push([name, join(modules, name)]);
+  }
+  for (const [name, dir] of dirs) {
+    let files: string[];
+    try {
+      files = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    const readme = files.find((f) => /^readme\.(md|markdown)$/i.test(f));
+    if (readme) writeFileSync(join(root, `${name}.md`), readFileSync(join(dir, readme)));
+  }
+  return root;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => done({ ms: performance.now() - started, code, stdout, stderr }));
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function runColdBench(): Promise<{ label: string; value: string }[]> {
+  if (!existsSync(BIN)) return [{ label: 'cold paths', value: 'no dist/cli.js: npm run build first' }];
+  const server = await startHashedEmbedServer();
+  const kiln = readmeKiln();
+  const env = { ...process.env, XDG_CONFIG_HOME: join(kiln, '.xdg'), XDG_CACHE_HOME: join(kiln, '.xdg') };
+  mkdirSync(join(kiln, '.hearth'));
+  writeFileSync(join(kiln, '.hearth', 'config.toml'), `[embedding]\nprovider = "cloud_b"\napi_url = "${server.url}"\nmodel = "hashed-bow-256"\n`);
+  const out: { label: string; value: string }[] = [];
+  try {
+    const help: number[] = [];
+    for (let i = 0; i < RUNS; i++) help.push((await run(['--help'], env)).ms);
+    out.push({ label: 'hearth --help, whole process (median)', value: `${median(help).toFixed(0)} ms` });
+    const indexed = await run(['index', '--json', '--workspace', kiln], env);
+    const report = JSON.parse(indexed.stdout || '{}') as { notes?: number; chunks?: number };
+    const queries = ['parse command line arguments', 'syntax highlighting', 'html to markdown', 'websocket client and server', 'json schema validator'];
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await run(['search', queries[i % queries.length], '--json', '--workspace', kiln], env);
+      if (result.code !== 0) throw new Error(`hearth search failed: ${result.stderr}`);
+      times.push(result.ms);
+    }
+    out.push({ label: `cold hearth search, whole process, ${report.notes} notes / ${report.chunks} chunks (median of ${RUNS})`, value: `${median(times).toFixed(0)} ms` });
+    return out;
+  } finally {
+    await server.stop();
+    rmSync(kiln, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  runColdBench().then((lines) => lines.forEach((l) => console.log(`${l.label}: ${l.value}`)));
+}

@@ -1,0 +1,190 @@
+// The persisted lexical index (lexical.bin beside the vector store): loaded instead of rebuilt,
+// updated per note, consistent with the vectors after a kill -9 at any moment, and rebuilt with a
+// warning (never a crash) when damaged or foreign.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LEXICAL_FILE, readLexicalFile } from '../../../src/core/index/lexicalFile';
+import { NoteBm25 } from '../../../src/core/index/noteBm25';
+import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
+import { NOTES as CRASH_NOTES } from './lexicalCrashWriter';
+import { evalIndex, recordingLogger } from './lexicalHelpers';
+import { makeKiln, removeKiln } from './kilnIndexHelpers';
+
+const NOTES = {
+  'garden.md': '# Garden\nTomatoes and basil grow by the wall.\n\n## Watering\nWater the tomatoes every morning.\n',
+  'bread.md': '# Bread\nFlour, water, salt and yeast.\n',
+  'coffee.md': '# Coffee\nGrind the beans before brewing.\n',
+};
+
+/** Counts full builds of the lexical index from chunks (a loaded file is no build). */
+function countBuilds(): { count: number; restore(): void } {
+  const original = NoteBm25.build;
+  const counter = {
+    count: 0,
+    restore: () => void (NoteBm25.build = original),
+  };
+  NoteBm25.build = (async (...args: Parameters<typeof original>) => {
+    counter.count++;
+    return original(...args);
+  }) as typeof original;
+  return counter;
+}
+
+const search = async (index: ReturnType<typeof evalIndex>, query: string) => (await index.search(query, { limit: 10 })).map((r) => [r.path, r.score, r.startLine]);
+
+test('the lexical index is saved beside the store, loaded (not rebuilt) by the next process, and a changed note updates both sides', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  const builds = countBuilds();
+  try {
+    const first = evalIndex(root, server.url);
+    await first.update();
+    const before = await search(first, 'tomatoes morning');
+    await first.dispose();
+    assert.equal(builds.count, 1);
+    const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
+    assert.ok(existsSync(file), 'lexical.bin beside the vector store');
+
+    const second = evalIndex(root, server.url);
+    await second.update();
+    assert.deepEqual(await search(second, 'tomatoes morning'), before, 'the loaded index ranks as the built one');
+    assert.equal(builds.count, 1, 'loaded from the file, not rebuilt');
+
+    const mtime = statSync(file).mtimeMs;
+    writeFileSync(join(root, 'bread.md'), '# Bread\nSourdough needs a lively starter.\n');
+    await second.update();
+    assert.equal((await second.search('sourdough starter', { limit: 1 }))[0].path, 'bread.md', 'the changed note is found by its new words');
+    assert.ok(!(await second.search('yeast flour', { limit: 10 })).some((r) => r.path === 'bread.md' && r.snippet.includes('yeast')));
+    assert.equal(builds.count, 1, 'one note swapped in, no rebuild');
+    await second.dispose();
+    assert.ok(statSync(file).mtimeMs >= mtime);
+    const saved = await readLexicalFile(join(root, '.hearth/index/flat'));
+    assert.ok(saved?.snapshot.terms.includes('sourdough'), 'the file has the new words');
+    assert.ok(!saved?.snapshot.terms.includes('yeast'), 'and not the old ones');
+
+    // Another process indexes a change without searching (its lexical side never loaded): the next
+    // one finds the file older than the store, swaps that note in and saves.
+    const writer = evalIndex(root, server.url);
+    writeFileSync(join(root, 'coffee.md'), '# Coffee\nEspresso wants a fine grind.\n');
+    await writer.update();
+    await writer.dispose();
+    assert.ok(!(await readLexicalFile(join(root, '.hearth/index/flat')))?.snapshot.terms.includes('espresso'));
+    const reader = evalIndex(root, server.url);
+    assert.equal((await reader.search('espresso', { limit: 1 }))[0].path, 'coffee.md');
+    assert.ok((await readLexicalFile(join(root, '.hearth/index/flat')))?.snapshot.terms.includes('espresso'), 'saved at once');
+    assert.equal(builds.count, 1, 'still no rebuild');
+    await reader.dispose();
+  } finally {
+    builds.restore();
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('a damaged or foreign lexical file is rebuilt from the store with a warning, never a crash', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const first = evalIndex(root, server.url);
+    await first.update();
+    const expected = await search(first, 'grind the beans');
+    await first.dispose();
+    const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
+    const good = readFileSync(file);
+    const damaged = Buffer.from(good);
+    damaged[damaged.length - 5] ^= 0xff;
+    for (const [what, bytes] of [['a flipped byte', damaged], ['a truncated file', good.subarray(0, good.length >> 1)], ['a foreign file', Buffer.from('{"not": "ours"}')], ['an empty file', Buffer.alloc(0)]] as const) {
+      writeFileSync(file, bytes);
+      const log = recordingLogger();
+      const index = evalIndex(root, server.url, log);
+      assert.deepEqual(await search(index, 'grind the beans'), expected, what);
+      assert.ok(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), `${what}: ${log.warnings.join('; ')}`);
+      await index.dispose();
+      assert.ok(await readLexicalFile(join(root, '.hearth/index/flat')), `${what}: rewritten whole`);
+    }
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('killed with SIGKILL at any moment of index runs, the next process searches exactly as a fresh rebuild would', { timeout: 120_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-lexcrash-'));
+  const server = await startHashedEmbedServer();
+  try {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lexicalCrashWriter.ts'), root], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // Wait for a first round (an index exists), then kill at a moment that moves each attempt.
+      await new Promise<void>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        child.stdout.on('data', () => (timer ??= setTimeout(() => child.kill('SIGKILL'), 20 + attempt * 37)));
+        child.on('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      const after = evalIndex(root, server.url);
+      const queries = ['shared text', 'round1', `word${attempt}x1`, 'more2 words', 'note 17 part'];
+      const got = [];
+      for (const q of queries) got.push(await search(after, q));
+      await after.dispose();
+      // The same index files without the lexical one: built from the store alone.
+      const copy = mkdtempSync(join(tmpdir(), 'hearth-lexcrash-copy-'));
+      cpSync(root, copy, { recursive: true });
+      rmSync(join(copy, '.hearth/index/flat', LEXICAL_FILE), { force: true });
+      const fresh = evalIndex(copy, server.url);
+      for (const [i, q] of queries.entries()) assert.deepEqual(got[i], await search(fresh, q), `attempt ${attempt}: "${q}"`);
+      await fresh.dispose();
+      rmSync(copy, { recursive: true, force: true });
+    }
+    assert.ok(CRASH_NOTES > 0);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('re-index checks size and time first: an unchanged note is not read; a changed size or time is; a stale cache only costs a read', async () => {
+  const { utimesSync } = await import('node:fs');
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const past = new Date(Date.now() - 60_000);
+    for (const name of Object.keys(NOTES)) utimesSync(join(root, name), past, past);
+    const first = evalIndex(root, server.url);
+    assert.equal((await first.update()).embeddedNotes, 3);
+    await first.dispose();
+    assert.ok(existsSync(join(root, '.hearth/index/flat/notes.stat.json')));
+
+    // Same size, same time, other bytes: trusted unchanged without reading (what the cache is for).
+    writeFileSync(join(root, 'bread.md'), NOTES['bread.md'].replace('yeast', 'YEAST'));
+    utimesSync(join(root, 'bread.md'), past, past);
+    // Another time: read, hashed, re-embedded.
+    writeFileSync(join(root, 'coffee.md'), NOTES['coffee.md'].replace('beans', 'BEANS'));
+    const second = evalIndex(root, server.url);
+    const report = await second.update();
+    assert.deepEqual([report.embeddedNotes, report.unchanged], [1, 2]);
+    await second.dispose();
+
+    // A cache that disagrees with the store (another process indexed meanwhile) is not trusted.
+    const cacheFile = join(root, '.hearth/index/flat/notes.stat.json');
+    const cache = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    cache.notes['garden.md'][2] = 'not-the-stored-hash';
+    writeFileSync(cacheFile, JSON.stringify(cache));
+    const third = evalIndex(root, server.url);
+    assert.equal((await third.update()).embeddedNotes, 0, 'read, hashed, found unchanged');
+    await third.dispose();
+    writeFileSync(cacheFile, '{broken');
+    const fourth = evalIndex(root, server.url);
+    const reread = await fourth.update();
+    assert.deepEqual([reread.embeddedNotes, reread.unchanged], [1, 2], 'a broken cache is ignored: every note read, so the same-size edit of bread.md is found now');
+    await fourth.dispose();
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
