@@ -73,6 +73,8 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
     redactor: cli.redactor,
     gateway: script ? (cwd) => ({ stdio: hearthGatewayStdio(script, cwd) }) : undefined,
     clientVersion: version,
+    // An external agent's file writes are reviewed on the terminal like the kiln tools', and journaled in the kiln.
+    edits: () => ({ reviewer, reviewEdits: config.chat.review_edits, journal: kilnContext.journal, kilnRoot: kilnContext.kilnRoot }),
   });
   const catalog = createAgentCatalog({
     config: () => config,

@@ -30,8 +30,7 @@ import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
-import { ChangeJournal } from '../core/changes/changeJournal';
-import { confinedKilnFiles } from '../core/changes/kilnFileAccess';
+import { openChangeJournal } from '../core/changes/changeJournal';
 import { ChangeSnapshots } from './changes/changeSnapshots';
 import { EditorReviewer } from './changes/editorReviewer';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
@@ -92,9 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const journal = () => {
         const root = kilnRoot();
         if (!root) return undefined;
-        const { changes } = configService.current.config;
-        const files = confinedKilnFiles(root);
-        return { files, journal: new ChangeJournal({ kilnRoot: root, files, log, keepDays: changes.keep_days, maxMb: changes.max_mb }) };
+        return openChangeJournal(root, configService.current.config.changes, log);
       };
       context.subscriptions.push(
         snapshots,

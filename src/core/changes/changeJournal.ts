@@ -6,7 +6,9 @@ import { changeKind, type ChangeActor, type ChangeRecord, type ChangeState } fro
 import { ChangeError } from './changeErrors';
 import { ensureJournalDir, putBlob, readBlob, sha256, writeAtomic } from './journalFiles';
 import { withJournalLock } from './journalLock';
-import type { KilnFileAccess } from './kilnFileAccess';
+import type { ChangesConfig } from '../config/schema';
+import type { ConfinedRoot } from '../fs/confinedRoot';
+import { confinedKilnFiles, type KilnFileAccess } from './kilnFileAccess';
 
 export interface ChangeJournalOptions {
   kilnRoot: string;
@@ -212,4 +214,11 @@ export class ChangeJournal {
       return { removed: removed.length };
     });
   }
+}
+
+/** The kiln's journal as `[changes]` configures it, with confined file access to the kiln. */
+export function openChangeJournal(kiln: ConfinedRoot | string, changes: ChangesConfig, log: Logger): { journal: ChangeJournal; files: KilnFileAccess } {
+  const files = confinedKilnFiles(kiln);
+  const kilnRoot = typeof kiln === 'string' ? kiln : kiln.root;
+  return { files, journal: new ChangeJournal({ kilnRoot, files, log, keepDays: changes.keep_days, maxMb: changes.max_mb }) };
 }

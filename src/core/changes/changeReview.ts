@@ -48,6 +48,8 @@ export interface EditPolicy {
   /** `[cli].confirm_destructive` with the host's yes/no question; guards deletes and overwrites that are not reviewed. */
   confirmDestructive: boolean;
   confirm(message: string, detail: string): Promise<boolean>;
+  /** What the questions call the file: a kiln tool writes a `note`, an ACP agent any `file`. */
+  noun?: 'note' | 'file';
 }
 
 /**
@@ -60,8 +62,9 @@ export async function applyReviewedChange(policy: EditPolicy, change: FileChange
     const outcome = await policy.reviewer.review({ ...change, kind, actor }, signal);
     if (!outcome.accepted) throw new ChangeRejectedError(change.path, outcome.reason);
   } else if (kind !== 'create' && policy.confirmDestructive) {
-    const question = kind === 'delete' ? `Delete the note "${change.path}"?` : `Overwrite the note "${change.path}"?`;
-    const detail = `${actor.agent ?? actor.client ?? 'A tool'} asked to ${kind === 'delete' ? 'delete' : 'change'} this note (undo: "Hearth: Undo Last Agent Change" or \`hearth undo\`).`;
+    const noun = policy.noun ?? 'note';
+    const question = kind === 'delete' ? `Delete the ${noun} "${change.path}"?` : `Overwrite the ${noun} "${change.path}"?`;
+    const detail = `${actor.agent ?? actor.client ?? 'A tool'} asked to ${kind === 'delete' ? 'delete' : 'change'} this ${noun} (undo: "Hearth: Undo Last Agent Change" or \`hearth undo\`).`;
     if (!(await policy.confirm(question, detail))) throw new ChangeError('changes.declined', `The user declined: ${question}`);
   }
   if (policy.journal) await policy.journal.record(change, actor, apply);

@@ -1,6 +1,5 @@
-import { ChangeJournal } from '../changes/changeJournal';
+import { openChangeJournal } from '../changes/changeJournal';
 import type { ChangeReviewer } from '../changes/changeReview';
-import { confinedKilnFiles } from '../changes/kilnFileAccess';
 import type { HearthConfig } from '../config/schema';
 import { ConfinedRoot } from '../fs/confinedRoot';
 import { kilnProtection } from '../fs/kilnProtection';
@@ -42,7 +41,7 @@ export function kilnToolContext(
     gate: kilnWriteGate({ kilnRoot: root, host, protection }, files),
     reviewer,
     reviewEdits: config.chat.review_edits,
-    journal: new ChangeJournal({ kilnRoot: root, files: confinedKilnFiles(files), log: host.log, keepDays: config.changes.keep_days, maxMb: config.changes.max_mb }),
+    journal: openChangeJournal(files, config.changes, host.log).journal,
     confirmDestructive: config.cli.confirm_destructive,
     semanticSearch,
     exclude: config.processing.exclude,

@@ -12,6 +12,7 @@ import type { HearthAgentCatalog } from '../../core/agents/agentCatalog';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from '../../core/agents/agentSession';
 import { createAgentCatalog } from '../../core/agents/agentSetup';
 import type { GatewayToolSource } from '../../core/agents/agentTools';
+import { openChangeJournal } from '../../core/changes/changeJournal';
 import type { ChangeReviewer } from '../../core/changes/changeReview';
 import type { LoadedConfig } from '../../core/config/load';
 import { globalConfigDir } from '../../core/config/locations';
@@ -100,6 +101,12 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
         return { ...(http ? { http } : {}), stdio: hearthGatewayStdio(this.deps.cliPath, cwd) };
       },
       clientVersion: this.deps.version,
+      // File writes of external agents open as diffs like the kiln tools' edits, journaled in the kiln.
+      edits: (cwd) => {
+        const current = this.deps.config().config;
+        const kilnRoot = current.kiln_path ?? cwd;
+        return { reviewer: this.deps.reviewer, reviewEdits: current.chat.review_edits, journal: openChangeJournal(kilnRoot, current.changes, this.deps.host.log).journal, kilnRoot };
+      },
     });
     this.externals.push(agents);
     this.externalFor = { acp: config.acp, agents };

@@ -11,6 +11,7 @@ import { resolveAgentEnv } from './agentEnv';
 import { probeAgents, type ProbedAgent } from './discovery';
 import type { GatewayOffer } from './gatewayOffer';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
+import type { WorkspaceEdits } from '../../changes/workspaceEdits';
 
 export interface AcpAgentsOptions {
   config: AcpConfig;
@@ -27,6 +28,8 @@ export interface AcpAgentsOptions {
   limits?: Partial<AcpLimits>;
   /** The configured protected paths (rules files, agent_directories) for a session's workspace; the built-in ones always apply. */
   protection?: (cwd: string) => Omit<ProtectedPathRules, 'root'>;
+  /** Review and journal of a session's file writes, per workspace ([chat].review_edits). */
+  edits?: (cwd: string) => WorkspaceEdits | undefined;
 }
 
 /**
@@ -72,6 +75,7 @@ export class AcpAgents implements ExternalAgents {
       limits: this.limits,
       confirmDestructive: this.options.confirmDestructive,
       ...(this.options.protection ? { protection: this.options.protection(options.cwd) } : {}),
+      ...(this.options.edits?.(options.cwd) ? { edits: this.options.edits(options.cwd) } : {}),
       gateway: this.options.gateway?.(options.cwd),
       clientVersion: this.options.clientVersion,
       onDisposed: () => this.sessions.delete(session),

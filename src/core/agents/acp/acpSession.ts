@@ -14,6 +14,7 @@ import { StreamingWatchdog } from './streamingWatchdog';
 import { stopReasonOf, ToolCallTracker, updateToEvents } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
+import type { WorkspaceEdits } from '../../changes/workspaceEdits';
 
 export interface AcpSessionOptions {
   descriptor: AgentDescriptor;
@@ -29,12 +30,16 @@ export interface AcpSessionOptions {
   confirmDestructive: boolean;
   /** Configured protected paths (rules files, agent_directories); the built-in ones always apply. */
   protection?: Omit<ProtectedPathRules, 'root'>;
+  /** Review and journal of the agent's writes ([chat].review_edits, the kiln's change journal). */
+  edits?: WorkspaceEdits;
   gateway?: GatewayOffer;
   clientVersion: string;
   onDisposed?: () => void;
 }
 
 interface Turn {
+  /** Groups the turn's file writes in the change journal. */
+  id: string;
   channel: EventChannel<AgentEvent>;
   /** Aborted when the turn ends for any reason: open permission prompts close with it. */
   controller: AbortController;
@@ -65,6 +70,9 @@ export class AcpSession implements AgentSession {
       broker: new PermissionBroker(options.host, options.log),
       files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes, options.protection),
       confirmDestructive: options.confirmDestructive,
+      ...(options.edits ? { edits: options.edits } : {}),
+      workspaceRoot: options.cwd,
+      turnId: () => this.turn?.id,
       tools: this.tools,
       push: (event) => this.turn?.channel.push(event),
       turnSignal: () => this.turn?.controller.signal,
@@ -97,7 +105,7 @@ export class AcpSession implements AgentSession {
       return;
     }
     clearTimeout(this.idleTimer);
-    const turn: Turn = { channel: new EventChannel(), controller: new AbortController(), watchdog: new StreamingWatchdog(this.options.limits.streamingIdleMs) };
+    const turn: Turn = { id: `${this.id}-${randomUUID().slice(0, 8)}`, channel: new EventChannel(), controller: new AbortController(), watchdog: new StreamingWatchdog(this.options.limits.streamingIdleMs) };
     this.turn = turn;
     turn.finished = this.runTurn(turn, text, attachments, signal)
       .catch((error) => this.options.log.error(`acp ${this.agent.name}: turn failed unexpectedly: ${describeError(error)}`))

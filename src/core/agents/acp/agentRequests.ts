@@ -1,8 +1,11 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { pathToFileURL } from 'node:url';
-import { describeError } from '../../errors';
-import { protectedQuestion, type ProtectedWriteRequest } from '../../fs/writeGate';
+import { randomUUID } from 'node:crypto';
+import { applyReviewedChange } from '../../changes/changeReview';
+import { kilnRelative, type WorkspaceEdits } from '../../changes/workspaceEdits';
+import { describeError, isHearthError } from '../../errors';
+import { protectedQuestion, type GateChange, type ProtectedWriteRequest } from '../../fs/writeGate';
 import type { Logger } from '../../host';
 import type { AgentEvent } from '../agentSession';
 import { AcpError } from './acpErrors';
@@ -15,8 +18,14 @@ export interface AgentRequestsOptions {
   log: Logger;
   broker: PermissionBroker;
   files: WorkspaceFiles;
-  /** `[cli].confirm_destructive`: overwriting a file asks the user first. */
+  /** `[cli].confirm_destructive`: overwriting a file asks the user first (when it is not reviewed as a diff). */
   confirmDestructive: boolean;
+  /** Review (`[chat].review_edits`) and the kiln's journal for the agent's writes; absent: the overwrite question only. */
+  edits?: WorkspaceEdits;
+  /** The workspace root the agent's paths are relative to. */
+  workspaceRoot?: string;
+  /** The running turn's id: the journal groups a turn's writes so one undo reverts them. */
+  turnId?(): string | undefined;
   tools: ToolCallTracker;
   /** Shows an event in the running turn, if there is one. */
   push(event: AgentEvent): void;
@@ -72,13 +81,33 @@ export class AgentRequests {
       await this.options.files.write(
         params.path,
         params.content,
-        (relativePath) => this.confirmOverwrite(relativePath, signal),
+        (change, apply) => this.reviewWrite(change, apply, signal),
         (request) => this.confirmProtected(request, signal),
       );
       return {};
     } catch (error) {
       throw this.fileError('write', params.path, error);
     }
+  }
+
+  /**
+   * One question per write: a diff review when `[chat].review_edits` asks for one (a new file shows
+   * as an addition), else the overwrite question for existing files; then journaled when the file is
+   * in the kiln.
+   */
+  private async reviewWrite(change: GateChange, apply: () => Promise<void>, signal: AbortSignal): Promise<void> {
+    const edits = this.options.edits;
+    const inKiln = edits && this.options.workspaceRoot !== undefined ? kilnRelative(edits, this.options.workspaceRoot, change.path) : undefined;
+    const actor = { turn: this.options.turnId?.() ?? `acp-${randomUUID()}`, agent: this.options.agentName, tool: 'fs/write_text_file' };
+    const policy = {
+      journal: inKiln !== undefined ? edits?.journal : undefined,
+      reviewer: edits?.reviewer,
+      reviewEdits: edits?.reviewEdits ?? 'never',
+      confirmDestructive: this.options.confirmDestructive,
+      confirm: () => this.confirmOverwrite(change.path, signal),
+      noun: 'file' as const,
+    };
+    await this.options.waitingForUser(() => applyReviewedChange(policy, { ...change, path: inKiln ?? change.path }, actor, apply, this.signal(signal)));
   }
 
   private async confirmOverwrite(relativePath: string, requestSignal: AbortSignal): Promise<boolean> {
@@ -131,6 +160,8 @@ export class AgentRequests {
     this.options.log.warn(`acp ${this.options.agentName}: ${operation} ${path} refused: ${describeError(error)}`);
     if (error instanceof AcpError && error.code === 'acp.file-not-found') return RequestError.resourceNotFound(pathToFileURL(path).href);
     if (error instanceof AcpError) return new RequestError(-32602, error.message);
+    // A rejected review or a conflict: the agent's model reads why and can adapt.
+    if (isHearthError(error) && error.code.startsWith('changes.')) return new RequestError(-32602, error.message);
     return RequestError.internalError(undefined, describeError(error));
   }
 }

@@ -3,7 +3,7 @@ import { DEFAULT_RULES_FILES } from '../../config/schema';
 import { ConfinedFileError, ProtectedPathError } from '../../fs/confinedFileError';
 import { ConfinedRoot } from '../../fs/confinedRoot';
 import { ProtectedPaths, type ProtectedPathRules } from '../../fs/protectedPaths';
-import { WriteGate, type ProtectedWriteConfirm } from '../../fs/writeGate';
+import { WriteGate, type BeforeWrite, type ProtectedWriteConfirm } from '../../fs/writeGate';
 import { AcpError } from './acpErrors';
 
 /**
@@ -43,20 +43,14 @@ export class WorkspaceFiles {
   }
 
   /**
-   * `confirmOverwrite` is asked before replacing an existing file (false refuses the write);
-   * `confirmProtected` before creating or changing a protected path, every time.
+   * `beforeWrite` sees the change (bytes before and after) and applies it or refuses (review, the
+   * overwrite question, the journal); `confirmProtected` is asked before creating or changing a
+   * protected path, every time.
    */
-  async write(path: string, content: string, confirmOverwrite: (relativePath: string) => Promise<boolean>, confirmProtected?: ProtectedWriteConfirm): Promise<void> {
+  async write(path: string, content: string, beforeWrite: BeforeWrite, confirmProtected?: ProtectedWriteConfirm): Promise<void> {
     const rel = await this.relative(path);
     try {
-      await this.gate.write(rel, content, {
-        mode: 'upsert',
-        confirmProtected,
-        beforeWrite: async (change, apply) => {
-          if (change.before !== null && !(await confirmOverwrite(change.path))) throw new AcpError('acp.write-denied', `The user did not allow overwriting ${change.path}`);
-          await apply();
-        },
-      });
+      await this.gate.write(rel, content, { mode: 'upsert', confirmProtected, beforeWrite });
     } catch (error) {
       throw this.asAcpError(error, path);
     }

@@ -69,7 +69,7 @@ describe('ACP fs/read_text_file and fs/write_text_file, confined to the workspac
   test('overwriting asks first (confirm_destructive); a reject leaves the file as it was', async () => {
     const target = join(workspace.dir, 'notes', 'a.md');
     host.answer = () => ({ outcome: 'selected', optionId: 'reject' });
-    assert.match(await ask(`write ${target} replaced`), /^error:-32602:.*did not allow overwriting notes\/a\.md/);
+    assert.match(await ask(`write ${target} replaced`), /^error:-32602:.*declined: Overwrite the file "notes\/a\.md"/);
     assert.equal(await readFile(target, 'utf8'), 'one\ntwo\nthree\nfour');
     assert.equal(host.asked.length, 1);
     assert.match(host.asked[0].title, /overwrite notes\/a\.md/);
