@@ -15,6 +15,7 @@ import { registerConfigCommands } from './configCommands';
 import { ConfigDiagnostics } from './configDiagnostics';
 import { registerConfigSecrets } from './configSecrets';
 import { ConfigService } from './configService';
+import { registerTrustCodeActions, withheldNotifier } from './workspaceTrustUi';
 import { EditorHost } from './editorHost';
 import { EffectiveConfigDocument } from './effectiveConfigDocument';
 import { registerGatewayCommands } from './gatewayCommands';
@@ -63,13 +64,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const diagnostics = new ConfigDiagnostics(log);
     const statusBar = new HearthStatusBar();
     const effectiveConfig = new EffectiveConfigDocument(configService);
-    context.subscriptions.push(diagnostics, statusBar, effectiveConfig);
+    context.subscriptions.push(diagnostics, statusBar, effectiveConfig, registerTrustCodeActions());
     const reactions: [string, (loaded: LoadedConfig) => void][] = [];
     const onConfig = (what: string, react: (loaded: LoadedConfig) => void) => reactions.push([what, react]);
     context.subscriptions.push(configService.onDidChange((loaded) => reactions.forEach(([what, react]) => guard(log, what, () => react(loaded)))));
 
     onConfig('log level', (loaded) => (logLevel = effectiveLogLevel(loaded.config)));
     onConfig('diagnostics', (loaded) => diagnostics.update(loaded.problems));
+    onConfig('restricted mode', withheldNotifier());
     // The chat models feature takes the status bar over (it follows the session's selection).
     let refreshStatus = (loaded: LoadedConfig) => statusBar.update(loaded);
     onConfig('status bar', (loaded) => refreshStatus(loaded));

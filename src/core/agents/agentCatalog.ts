@@ -74,10 +74,24 @@ export class HearthAgentCatalog implements AgentCatalog {
     if (chat.agent_preference === 'acp') {
       const external = agents.find((agent) => agent.kind === 'external' && agent.available);
       if (external) return external.name;
-      const untrusted = this.options.untrustedReason?.();
-      if (untrusted && agents.some((agent) => agent.kind === 'external')) this.options.log.warn(`[agents] agent_preference "acp": ${untrusted}; using the internal agent "${BUILTIN_AGENT_NAME}"`);
+      const fallback = this.fallbackFor(agents);
+      if (fallback) this.options.log.warn(`[agents] ${fallback}`);
     }
     return BUILTIN_AGENT_NAME;
+  }
+
+  async trustFallback(): Promise<string | undefined> {
+    const { acp, chat } = this.options.config();
+    if (chat.agent_preference !== 'acp' || !this.options.untrustedReason?.()) return undefined;
+    const agents = await this.list();
+    if (acp.default_agent && agents.some((agent) => agent.name === acp.default_agent && agent.available)) return undefined;
+    return this.fallbackFor(agents);
+  }
+
+  private fallbackFor(agents: readonly AgentDescriptor[]): string | undefined {
+    const untrusted = this.options.untrustedReason?.();
+    if (!untrusted || !agents.some((agent) => agent.kind === 'external')) return undefined;
+    return `agent_preference "acp": ${untrusted}; using the internal agent "${BUILTIN_AGENT_NAME}"`;
   }
 
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {

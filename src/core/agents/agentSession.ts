@@ -124,5 +124,10 @@ export interface AgentCatalog {
   list(): Promise<AgentDescriptor[]>;
   /** The agent a new conversation starts with (`default_agent`, `agent_preference`). */
   defaultAgent(): Promise<string>;
+  /**
+   * Why `agent_preference = "acp"` fell back to the internal agent because the folder is not
+   * trusted, for the surface to show; undefined when it did not.
+   */
+  trustFallback?(): Promise<string | undefined>;
   start(name: string, options: AgentStartOptions): Promise<AgentSession>;
 }

@@ -344,6 +344,9 @@ export class ChatController {
       this.conversation.agent = await this.deps.catalog.defaultAgent();
       this.pickerWanted = false;
       this.fireAgent();
+      // Restricted Mode: say why the conversation runs on the internal agent instead of an external one.
+      const fallback = await this.deps.catalog.trustFallback?.();
+      if (fallback) this.notice('info', `${fallback[0].toUpperCase()}${fallback.slice(1)}.`);
     }
     return this.conversation.agent;
   }

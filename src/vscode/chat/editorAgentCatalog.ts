@@ -23,6 +23,9 @@ import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import type { Redactor } from '../../core/logging/redactingLogger';
 import { acpProtection } from '../../core/fs/kilnProtection';
 
+/** Shown as the external agents' unavailable reason in Restricted Mode. */
+export const UNTRUSTED_AGENTS_EDITOR = 'external agents run only in a trusted workspace (Manage Workspace Trust)';
+
 export interface EditorAgentCatalogDeps {
   config: () => LoadedConfig;
   workspaceRoot: () => string | undefined;
@@ -63,6 +66,10 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
     return this.catalog().defaultAgent();
   }
 
+  trustFallback(): Promise<string | undefined> {
+    return this.catalog().trustFallback();
+  }
+
   start(name: string, options: AgentStartOptions): Promise<AgentSession> {
     return this.catalog().start(name, options);
   }
@@ -80,6 +87,8 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
       globalConfigDir: globalConfigDir(process.env),
       workspaceRoot,
       ...(this.deps.storageDir ? { storageDir: this.deps.storageDir } : {}),
+      // Restricted Mode: no external agent starts, discovered ones included (DESIGN.md decision 14).
+      untrustedReason: () => (this.deps.config().trusted ? undefined : UNTRUSTED_AGENTS_EDITOR),
       log: this.deps.host.log,
       redactor: this.deps.redactor,
     });

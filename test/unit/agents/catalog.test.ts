@@ -35,7 +35,7 @@ after(async () => {
   await cleanup();
 });
 
-function catalogFor(options: { acp?: Record<string, unknown>; chat?: Record<string, unknown>; external?: ExternalAgents; log?: RecordingLog; storage?: string } = {}) {
+function catalogFor(options: { acp?: Record<string, unknown>; chat?: Record<string, unknown>; external?: ExternalAgents; log?: RecordingLog; storage?: string; untrusted?: string } = {}) {
   const config = mockConfig('cloud_a', server.url, 'big-model', { acp: options.acp ?? {}, chat: options.chat ?? {} });
   const deps = agentDeps(config, kiln);
   return createAgentCatalog({
@@ -46,9 +46,28 @@ function catalogFor(options: { acp?: Record<string, unknown>; chat?: Record<stri
     globalConfigDir: join(kiln, 'no-global'),
     workspaceRoot: kiln,
     storageDir: options.storage,
+    untrustedReason: () => options.untrusted,
     log: options.log ?? silentLogger,
   });
 }
+
+test('untrusted folder: no external agent is available or starts; agent_preference "acp" falls back to kiln and says why', async () => {
+  const external = acpAgents();
+  const reason = 'external agents run only in trusted folders';
+  const log = new RecordingLog();
+  const catalog = catalogFor({ external, untrusted: reason, log });
+  const agents = await catalog.list();
+  assert.deepEqual(agents.filter((a) => a.kind === 'external').map((a) => [a.name, a.available, a.unavailableReason]), [
+    ['ghost', false, reason],
+    ['scripted', false, reason],
+  ]);
+  assert.equal(await catalog.defaultAgent(), 'kiln');
+  assert.match(await catalog.trustFallback() ?? '', /agent_preference "acp": external agents run only in trusted folders; using the internal agent "kiln"/);
+  await assert.rejects(catalog.start('scripted', { host: new RecordingHost(), cwd: kiln }), (error: unknown) => error instanceof AgentError && error.code === 'agent-unavailable');
+  // Trusted (or preferring internal agents): no fallback to explain.
+  assert.equal(await catalogFor({ external }).trustFallback(), undefined);
+  assert.equal(await catalogFor({ external, untrusted: reason, chat: { agent_preference: 'internal' } }).trustFallback(), undefined);
+});
 
 function acpAgents() {
   return createAgents({ profiles: { ghost: { command: join(kiln, 'no-such-agent') }, scripted: fixtureProfile() } }).agents;
