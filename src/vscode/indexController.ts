@@ -13,8 +13,7 @@ import type { Host, Logger } from '../core/host';
 import type { Redactor } from '../core/logging/redactor';
 import type { IndexReport } from '../core/index/indexer';
 import { KilnIndex } from '../core/index/kilnIndex';
-import { ALWAYS_EXCLUDED } from '../core/kiln/tools/kilnPath';
-import { isNotePath } from '../core/kiln/tools/kilnWalk';
+import { ALWAYS_EXCLUDED, isNotePath } from '../core/kiln/kilnWalk';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */

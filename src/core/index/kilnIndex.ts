@@ -12,8 +12,7 @@ import type { SearchMode, SearchResult } from './searchResult.js';
 import { readStoredHeader } from './storedHeader.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
 import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
-import { textSearch } from './textSearch.js';
-import { propertySearch } from './propertySearch.js';
+import { propertyModeSearch, textModeSearch } from './diskSearch.js';
 import { scanKiln } from '../kiln/kilnScanner.js';
 
 export interface KilnIndexOptions {
@@ -160,10 +159,10 @@ export class KilnIndex {
     if (!query.trim()) return [];
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
-      const lines = await textSearch(this.options.kilnRoot, this.options.processing, query, request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), request.signal);
+      const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
-    if (mode === 'property') return propertySearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const store = await this.store();
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.

@@ -3,8 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProcessingConfig } from '../config/schema.js';
 import { ConfinedRoot } from '../fs/confinedRoot.js';
-import { ALWAYS_EXCLUDED } from './tools/kilnPath.js';
-import { excludeMatcher, isNotePath, listNotePaths } from './tools/kilnWalk.js';
+import { ALWAYS_EXCLUDED, excludeMatcher, isNotePath, listNotePaths } from './kilnWalk.js';
 
 export interface ScannedNote {
   /** Kiln-relative, forward slashes. */
@@ -22,12 +21,12 @@ export interface KilnScan {
 export type ScanRules = Pick<ProcessingConfig, 'exclude' | 'max_file_size_kb'>;
 
 /**
- * Lists the kiln's notes honouring `[processing].exclude` and `max_file_size_kb`; `.git`,
+ * Lists the kiln's notes (or those under `folder`, kiln-relative and already confined) honouring `[processing].exclude` and `max_file_size_kb`; `.git`,
  * `node_modules` and `.hearth` are always excluded (by the shared walker).
  */
-export async function scanKiln(kiln: ConfinedRoot | string, processing: ScanRules): Promise<KilnScan> {
+export async function scanKiln(kiln: ConfinedRoot | string, processing: ScanRules, folder = ''): Promise<KilnScan> {
   const files = typeof kiln === 'string' ? new ConfinedRoot(kiln) : kiln;
-  const paths = await listNotePaths(files, '', { recursive: true, exclude: processing.exclude });
+  const paths = await listNotePaths(files, folder, { recursive: true, exclude: processing.exclude });
   return statNotes(files, paths, processing);
 }
 

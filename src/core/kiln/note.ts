@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { scanMarkdownLinks, scanWikiLinks } from './linkScan';
 
 export interface NoteHeading {
@@ -77,24 +77,18 @@ export function parseNote(path: string, text: string): ParsedNote {
   const problems: NoteProblem[] = [];
   let frontmatter: Record<string, unknown> = {};
   let bodyStart = 0;
-  if (lines[0]?.trim() === '---') {
-    const end = lines.findIndex((l, i) => i > 0 && FRONTMATTER_END.test(l));
-    if (end > 0) {
-      bodyStart = end + 1;
-      try {
-        const parsed = parseYaml(lines.slice(1, end).join('\n')) as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) frontmatter = parsed as Record<string, unknown>;
-        else if (parsed != null) problems.push({ code: 'note.frontmatter', message: `${path}: frontmatter is not a mapping; ignored.` });
-      } catch (error) {
-        const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        problems.push({ code: 'note.frontmatter', message: `${path}: broken frontmatter (${why}); left out of the index until it is fixed.` });
-      }
-    }
+  const end = frontmatterEnd(lines);
+  if (end > 0) {
+    bodyStart = end + 1;
+    const block = parseFrontmatter(lines.slice(1, end).join('\n'));
+    frontmatter = block.frontmatter;
+    if (block.error === 'not-a-mapping') problems.push({ code: 'note.frontmatter', message: `${path}: frontmatter is not a mapping; ignored.` });
+    else if (block.error) problems.push({ code: 'note.frontmatter', message: `${path}: broken frontmatter (${block.error}); left out of the index until it is fixed.` });
   }
 
   const headings: NoteHeading[] = [];
   const links: NoteLink[] = [];
-  const tags = new Set<string>(frontmatterTags(frontmatter.tags));
+  const tags = new Set<string>(frontmatterTags(frontmatter.tags ?? frontmatter.tag));
   let fence: string | undefined;
   for (let i = bodyStart; i < lines.length; i++) {
     const line = lines[i];
@@ -148,4 +142,62 @@ export function heading(line: string): { level: number; text: string } | undefin
 function frontmatterTags(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,\s]+/) : [];
   return list.filter((t): t is string => typeof t === 'string' && t.length > 0).map((t) => t.replace(/^#/, ''));
+}
+
+/** Index of the line closing a frontmatter block that opens on line 0 (`---` … `---` or `...`), or -1. */
+function frontmatterEnd(lines: readonly string[]): number {
+  if (lines[0]?.trim() !== '---') return -1;
+  return lines.findIndex((l, i) => i > 0 && FRONTMATTER_END.test(l));
+}
+
+function parseFrontmatter(yaml: string): { frontmatter: Record<string, unknown>; error?: string } {
+  try {
+    const parsed = parseYaml(yaml) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { frontmatter: parsed as Record<string, unknown> };
+    return { frontmatter: {}, error: parsed == null ? undefined : 'not-a-mapping' };
+  } catch (error) {
+    return { frontmatter: {}, error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+  }
+}
+
+/** Wikilink targets of a note, each once, in order (what `read_metadata` reports as `links`). */
+export function wikiLinkTargets(note: Pick<ParsedNote, 'links'>): string[] {
+  return [...new Set(note.links.filter((link) => link.kind === 'wiki').map((link) => link.target))];
+}
+
+/** A note split for rewriting: its frontmatter and its body text exactly as in the file. */
+export interface NoteParts {
+  frontmatter: Record<string, unknown>;
+  /** Whether the file had a (readable) frontmatter block, so rewriting it keeps the file's shape. */
+  hasFrontmatter: boolean;
+  body: string;
+  /** 1-based line of the body's first line in the file. */
+  bodyStartLine: number;
+}
+
+/**
+ * The frontmatter rule of parseNote, for writers: the body keeps its bytes (line endings included).
+ * Broken YAML stays in the body untouched rather than lost.
+ */
+export function splitNote(text: string): NoteParts {
+  const none: NoteParts = { frontmatter: {}, hasFrontmatter: false, body: text, bodyStartLine: 1 };
+  const lines = text.split(/\r\n|\r|\n/);
+  const end = frontmatterEnd(lines);
+  if (end <= 0) return none;
+  const block = parseFrontmatter(lines.slice(1, end).join('\n'));
+  if (block.error) return none;
+  // Offset just past the closing line's break: count end + 1 breaks.
+  const breaks = /\r\n|\r|\n/g;
+  let offset = 0;
+  for (let seen = 0; seen <= end; seen++) {
+    const match = breaks.exec(text);
+    offset = match ? match.index + match[0].length : text.length;
+    if (!match) break;
+  }
+  return { frontmatter: block.frontmatter, hasFrontmatter: true, body: text.slice(offset), bodyStartLine: end + 2 };
+}
+
+export function joinNote(frontmatter: Record<string, unknown>, body: string): string {
+  if (Object.keys(frontmatter).length === 0) return body;
+  return `---\n${stringifyYaml(frontmatter).trimEnd()}\n---\n${body}`;
 }

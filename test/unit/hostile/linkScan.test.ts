@@ -6,9 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { heading, parseNote } from '../../../src/core/kiln/note';
+import { heading, parseNote, wikiLinkTargets } from '../../../src/core/kiln/note';
 import { scanMarkdownLinks, scanWikiLinks, type ScanCounter } from '../../../src/core/kiln/linkScan';
-import { noteLinks } from '../../../src/core/kiln/tools/noteFile';
 
 // The expressions linkScan replaces: the reference on inputs small enough for them.
 const WIKILINK = /!?\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
@@ -63,7 +62,7 @@ test('a 300 KB hostile note parses whole; an 80 KB one yields its links for read
   const note = parseNote('hostile.md', '[['.repeat(150_000) + '\n[[real]] [x](y.md)\n# ' + ' '.repeat(100_000) + 'end');
   assert.deepEqual(note.links.map((l) => l.target), ['real', 'y.md']);
   assert.deepEqual(note.headings.map((h) => h.text), ['end']);
-  assert.deepEqual(noteLinks('[['.repeat(40_000) + '\n[[a|b]] [[a#c]] [[d]]'), ['a', 'd']);
+  assert.deepEqual(wikiLinkTargets(parseNote('h.md', '[['.repeat(40_000) + '\n[[a|b]] [[a#c]] [[d]]')), ['a', 'd']);
 });
 
 test('headings are read by hand as the old expression read them', () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { scanKiln, scanPaths } from '../../../src/core/kiln/kilnScanner';
-import { excludeMatcher, listNotePaths } from '../../../src/core/kiln/tools/kilnWalk';
+import { excludeMatcher, listNotePaths } from '../../../src/core/kiln/kilnWalk';
 
 const NOTES = [
   'idea.draft.md',

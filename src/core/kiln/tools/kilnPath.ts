@@ -1,10 +1,8 @@
 import { resolve, sep } from 'node:path';
 import { ConfinedFileError } from '../../fs/confinedFileError';
 import { confinePath } from '../../fs/confinedPath';
+import { ALWAYS_EXCLUDED } from '../kilnWalk';
 import { KilnToolError } from './kilnToolErrors';
-
-/** Folders that are never notes: version control, dependencies and Hearth's own index. */
-export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '.hearth'];
 
 export interface KilnPath {
   /** Absolute path inside the kiln (lexically; symlinks are checked when the file is opened). */

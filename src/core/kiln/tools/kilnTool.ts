@@ -8,6 +8,7 @@ import type { ConfinedRoot } from '../../fs/confinedRoot';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WriteGate } from '../../fs/writeGate';
 import type { Host } from '../../host';
+import type { ScanRules } from '../kilnScanner';
 import { KilnToolError } from './kilnToolErrors';
 
 /** One matching chunk (`chunks: true`): the shape semantic_search always had. */
@@ -63,7 +64,7 @@ export interface KilnToolContext {
 }
 
 /** A context with its confined files and write gate in place (what the tools themselves use). */
-export type BoundKilnContext = KilnToolContext & { files: ConfinedRoot; gate: WriteGate };
+export type BoundKilnContext = KilnToolContext & { files: ConfinedRoot; gate: WriteGate; scanRules: ScanRules };
 
 /**
  * A kiln tool: MCP-shaped definition plus a handler. The same objects serve the gateway, the

@@ -32,7 +32,8 @@ export function createKilnTools(ctx: KilnToolContext, options: { readOnly?: bool
 export function bindKilnContext(ctx: KilnToolContext): BoundKilnContext {
   const files = ctx.files ?? new ConfinedRoot(ctx.kilnRoot);
   const gate = ctx.gate ?? kilnWriteGate(ctx, files);
-  return { ...ctx, files, gate };
+  // Searches and reads follow the index's rules; 1024 KB is the schema's default for a context built without config (tests).
+  return { ...ctx, files, gate, scanRules: { exclude: [...(ctx.exclude ?? [])], max_file_size_kb: ctx.maxFileSizeKb ?? 1024 } };
 }
 
 /** The kiln's write gate: protected paths from the context, asked through the host (refused where it cannot ask). */

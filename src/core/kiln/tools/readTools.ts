@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
 import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
-import { isNotePath, listNotePaths } from './kilnWalk';
-import { noteLinks, noteTags, noteTitle, splitNote } from './noteFile';
+import { isNotePath, listNotePaths } from '../kilnWalk';
+import { parseNote, wikiLinkTargets } from '../note';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln, e.g. "projects/plan.md"');
@@ -53,13 +53,13 @@ export function readTools(ctx: BoundKilnContext): KilnTool[] {
     annotations: READ_ONLY,
     async handler(args) {
       const { where, text, size, modified } = await readNoteText(ctx, args.path);
-      const parts = splitNote(text);
+      const note = parseNote(where.relative, text);
       return jsonResult({
         path: where.relative,
-        title: noteTitle(where.relative, parts),
-        frontmatter: parts.frontmatter,
-        tags: noteTags(parts),
-        links: noteLinks(parts.body),
+        title: note.title,
+        frontmatter: note.frontmatter,
+        tags: note.tags,
+        links: wikiLinkTargets(note),
         lines: text.split('\n').length,
         size,
         modified: modified.toISOString(),

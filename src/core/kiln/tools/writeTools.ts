@@ -7,8 +7,8 @@ import type { BeforeWrite } from '../../fs/writeGate';
 import { defineKilnTool, type BoundKilnContext, type KilnTool, type KilnToolContext } from './kilnTool';
 import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
-import { isNotePath } from './kilnWalk';
-import { joinNote, splitNote } from './noteFile';
+import { isNotePath } from '../kilnWalk';
+import { joinNote, splitNote } from '../note';
 import { readNoteText } from './readTools';
 
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln; ".md" is added when there is no extension');

@@ -1,6 +1,8 @@
 import picomatch from 'picomatch';
-import { ConfinedRoot, type ConfinedDir } from '../../fs/confinedRoot';
-import { ALWAYS_EXCLUDED } from './kilnPath';
+import { ConfinedRoot, type ConfinedDir } from '../fs/confinedRoot';
+
+/** Folders that are never notes: version control, dependencies and Hearth's own index. */
+export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '.hearth'];
 
 export const NOTE_EXTENSIONS = ['.md', '.markdown'];
 

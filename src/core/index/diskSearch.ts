@@ -1,0 +1,26 @@
+import type { ScanRules } from '../kiln/kilnScanner.js';
+import { parsePropertyQuery, propertySearch, noteProperties } from '../kiln/propertySearch.js';
+import { textSearch } from '../kiln/textSearch.js';
+import { joinHeading, type SearchResult } from './searchResult.js';
+
+/**
+ * The `text` and `property` search modes: core/kiln's searches over the notes on disk (no index
+ * needed), shaped as search results. Text: one result per matching line, score 1 (the line holds
+ * exactly what was asked). Property: one result per note (its frontmatter lines), score 1.
+ */
+export async function textModeSearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
+  const lines = await textSearch(kilnRoot, rules, query, limit, signal);
+  return lines.map((hit) => ({
+    path: hit.path, title: hit.title, heading: joinHeading(hit.headingPath), startLine: hit.line, endLine: hit.line, score: 1, snippet: hit.text.trim().slice(0, 200),
+  }));
+}
+
+export async function propertyModeSearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
+  const wanted = parsePropertyQuery(query);
+  const notes = await propertySearch(kilnRoot, rules, wanted, limit, signal);
+  return notes.map((note) => {
+    const fields = noteProperties(note);
+    const shown = wanted.map(([key]) => `${key}: ${JSON.stringify(fields[key])}`).join(', ');
+    return { path: note.path, title: note.title, heading: '', startLine: 1, endLine: Math.max(1, note.bodyStartLine - 1), score: 1, snippet: shown.slice(0, 200) };
+  });
+}

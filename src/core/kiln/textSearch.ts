@@ -1,0 +1,67 @@
+import type { ConfinedRoot } from '../fs/confinedRoot.js';
+import { HearthError } from '../errors.js';
+import { walkNotes, type WalkScope } from './walkNotes.js';
+
+/** One line of a note that matches a text query. */
+export interface LineMatch {
+  /** Kiln-relative note path, forward slashes. */
+  path: string;
+  title: string;
+  /** Headings the line sits under, outermost first. */
+  headingPath: string[];
+  /** 1-based. */
+  line: number;
+  /** The line as in the note (untrimmed). */
+  text: string;
+}
+
+/**
+ * The one text search over the notes themselves (no index needed), for `hearth search --mode text`,
+ * the editor and the `text_search` tool: a literal (case-insensitive) or, written as
+ * `/pattern/flags`, a regular expression, matched line by line. Matches come in path and line
+ * order, at most `limit`. `regex: false` reads `/…/` literally: a model's tool call must not hand
+ * the search a pattern that could backtrack for minutes.
+ */
+export async function textSearch(
+  kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal, options: { regex?: boolean } = {},
+): Promise<LineMatch[]> {
+  const matches = lineMatcher(query, options.regex ?? true);
+  const results: LineMatch[] = [];
+  await walkNotes(kiln, scope, () => results.length >= limit, (note) => {
+    if (!note.lines.some(matches)) return;
+    let h = 0;
+    const stack: { level: number; text: string }[] = [];
+    note.lines.forEach((line, index) => {
+      const lineNo = index + 1;
+      while (h < note.headings.length && note.headings[h].line <= lineNo) {
+        const heading = note.headings[h++];
+        while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) stack.pop();
+        stack.push(heading);
+      }
+      if (results.length >= limit || !matches(line)) return;
+      results.push({ path: note.path, title: note.title, headingPath: stack.map((s) => s.text), line: lineNo, text: line });
+    });
+  }, signal);
+  return results;
+}
+
+export class SearchQueryError extends HearthError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('search.bad_query', message, options);
+  }
+}
+
+function lineMatcher(query: string, allowRegex: boolean): (line: string) => boolean {
+  const regex = allowRegex ? /^\/(.+)\/([a-z]*)$/s.exec(query) : null;
+  if (regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''));
+    } catch (error) {
+      throw new SearchQueryError(`Not a valid regular expression: ${query} (${(error as Error).message})`, { cause: error });
+    }
+    return (line) => re.test(line);
+  }
+  const needle = query.toLowerCase();
+  return (line) => line.toLowerCase().includes(needle);
+}
