@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { close as closeFd, closeSync, constants, fstatSync, open as openCallback, read as readCallback, readlinkSync, type Dirent, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { close as closeFd, closeSync, constants, fstatSync, open as openCallback, read as readCallback, type Dirent, type Stats } from 'node:fs';
+import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfinedFileError } from './confinedFileError';
 import { confinePath, type ConfinedPath } from './confinedPath';
+import { isAbsent, isLink, isMissing, NOFOLLOW, NONBLOCK, notFound, RootAnchor, type OpenDir } from './rootAnchor';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const DIRECTORY = constants.O_DIRECTORY ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const openFd = promisify(openCallback);
 const readFd = promisify(readCallback);
 
@@ -61,16 +59,18 @@ export interface ConfinedDir {
  * Temp files are removed on every path out.
  */
 export class ConfinedRoot {
-  private real: Promise<{ root: string; proc: boolean }> | undefined;
+  private readonly anchor: RootAnchor;
 
   constructor(
     readonly root: string,
     private readonly options: ConfinedRootOptions = {},
-  ) {}
+  ) {
+    this.anchor = new RootAnchor(root);
+  }
 
   /** The root's real path (the root itself may be reached through a link the user made). */
   async realRoot(): Promise<string> {
-    return (await this.probe()).root;
+    return (await this.anchor.probe()).root;
   }
 
   async read(input: string | ConfinedPath, options: { maxBytes?: number } = {}): Promise<ConfinedRead> {
@@ -100,7 +100,7 @@ export class ConfinedRoot {
   /** File or folder facts, confined like a read; undefined when nothing is there. */
   async stat(input: string | ConfinedPath): Promise<Stats | undefined> {
     const path = typeof input === 'string' ? confinePath(input, { allowRoot: true }) : input;
-    const { root } = await this.probe();
+    const { root } = await this.anchor.probe();
     const absolute = join(root, ...path.segments);
     let fd: number;
     try {
@@ -111,7 +111,7 @@ export class ConfinedRoot {
       throw error;
     }
     try {
-      await this.checkInside(fd, absolute, path.relative);
+      await this.anchor.checkInside(fd, absolute, path.relative);
       return fstatSync(fd);
     } finally {
       closeFd(fd, () => {});
@@ -125,7 +125,7 @@ export class ConfinedRoot {
   async write(input: string | ConfinedPath, data: Uint8Array | string, mode: WriteMode = 'upsert', inspect?: (realRelative: string) => void): Promise<{ relative: string; created: boolean }> {
     const path = typeof input === 'string' ? confinePath(input) : input;
     const name = path.segments[path.segments.length - 1];
-    const dir = await this.openDirAt(path.segments.slice(0, -1), true);
+    const dir = await this.anchor.openDirAt(path.segments.slice(0, -1), true);
     try {
       if (inspect) {
         const realDir = relative(await this.realRoot(), dir.real).split(sep).join('/');
@@ -150,6 +150,9 @@ export class ConfinedRoot {
         } finally {
           await handle.close();
         }
+        // The folder was checked when opened; a move of the folder itself out of the root since
+        // then is caught here, just before the file appears under its name.
+        await dir.recheck();
         if (existing) {
           await rename(temp, target);
         } else {
@@ -175,7 +178,7 @@ export class ConfinedRoot {
     const path = typeof input === 'string' ? confinePath(input) : input;
     let dir: OpenDir;
     try {
-      dir = await this.openDirAt(path.segments.slice(0, -1), false);
+      dir = await this.anchor.openDirAt(path.segments.slice(0, -1), false);
     } catch (error) {
       if (error instanceof ConfinedFileError && error.code === 'fs.not_found') return false;
       throw error;
@@ -196,7 +199,7 @@ export class ConfinedRoot {
   async directory(input: string | ConfinedPath): Promise<ConfinedDir | undefined> {
     const path = typeof input === 'string' ? confinePath(input, { allowRoot: true }) : input;
     try {
-      return this.asConfinedDir(await this.openDirAt(path.segments, false), path.relative);
+      return this.asConfinedDir(await this.anchor.openDirAt(path.segments, false), path.relative);
     } catch (error) {
       if (error instanceof ConfinedFileError && (error.code === 'fs.not_found' || error.code === 'fs.not_a_file')) return undefined;
       throw error;
@@ -210,7 +213,7 @@ export class ConfinedRoot {
       child: async (name) => {
         const childRel = rel ? `${rel}/${name}` : name;
         try {
-          return this.asConfinedDir(await this.openChild(dir, name, childRel, { create: false, follow: false }), childRel);
+          return this.asConfinedDir(await this.anchor.openChild(dir, name, childRel, { create: false, follow: false }), childRel);
         } catch (error) {
           if (error instanceof ConfinedFileError) return undefined;
           throw error;
@@ -226,7 +229,7 @@ export class ConfinedRoot {
    * cheap as the unconfined readFile it replaced on the hot paths (read_note, indexing).
    */
   private async openFile(path: ConfinedPath): Promise<{ fd: number; info: Stats }> {
-    const { root } = await this.probe();
+    const { root } = await this.anchor.probe();
     const absolute = join(root, ...path.segments);
     let fd: number;
     try {
@@ -244,7 +247,7 @@ export class ConfinedRoot {
       }
     }
     try {
-      await this.checkInside(fd, absolute, path.relative);
+      await this.anchor.checkInside(fd, absolute, path.relative);
       const info = fstatSync(fd);
       if (!info.isFile()) throw new ConfinedFileError('fs.not_a_file', `"${path.relative}" is not a regular file`, path.relative);
       return { fd, info };
@@ -254,131 +257,6 @@ export class ConfinedRoot {
     }
   }
 
-  /** Opens the folder `segments` (creating missing ones when asked), each step checked inside. */
-  private async openDirAt(segments: readonly string[], create: boolean): Promise<OpenDir> {
-    const { root } = await this.probe();
-    let dir = await this.wrapDir(await open(root, constants.O_RDONLY | DIRECTORY), root, '');
-    let rel = '';
-    try {
-      for (const segment of segments) {
-        rel = rel ? `${rel}/${segment}` : segment;
-        const next = await this.openChild(dir, segment, rel, { create, follow: true });
-        await dir.close();
-        dir = next;
-      }
-      return dir;
-    } catch (error) {
-      await dir.close();
-      throw error;
-    }
-  }
-
-  private async openChild(parent: OpenDir, name: string, rel: string, options: { create: boolean; follow: boolean }): Promise<OpenDir> {
-    const at = parent.pathOf(name);
-    const flags = constants.O_RDONLY | DIRECTORY | (options.follow ? 0 : NOFOLLOW);
-    let handle: FileHandle;
-    try {
-      handle = await open(at, flags);
-    } catch (error) {
-      if (!isMissing(error) || !options.create) {
-        if (isMissing(error)) throw notFound(rel, error);
-        if (isLink(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-          const info = await lstat(at).catch(() => undefined);
-          if (info?.isSymbolicLink()) throw new ConfinedFileError('fs.symlink_refused', `"${rel}" is a symbolic link`, rel, { cause: error });
-          throw new ConfinedFileError('fs.not_a_file', `"${rel}" is not a folder`, rel, { cause: error });
-        }
-        throw error;
-      }
-      await mkdir(at).catch((inner: NodeJS.ErrnoException) => (inner.code === 'EEXIST' ? undefined : Promise.reject(inner)));
-      // Just created (or raced into existence): never follow a link someone swapped in meanwhile.
-      try {
-        handle = await open(at, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
-      } catch (inner) {
-        throw new ConfinedFileError('fs.symlink_refused', `"${rel}" changed into a link or file while it was created`, rel, { cause: inner });
-      }
-    }
-    try {
-      return await this.wrapDir(handle, at, rel);
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-  }
-
-  private async wrapDir(handle: FileHandle, openedAs: string, rel: string): Promise<OpenDir> {
-    const { proc } = await this.probe();
-    const real = await this.checkInside(handle.fd, openedAs, rel);
-    const base = proc ? `/proc/self/fd/${handle.fd}` : real;
-    return { real, pathOf: (name) => (name ? join(base, name) : base), close: () => handle.close() };
-  }
-
-  /**
-   * Where the opened descriptor really is, refused unless inside the root. Linux: the kernel's own
-   * answer (`/proc/self/fd/N`). Elsewhere: the real path of the name it was opened by, accepted only
-   * when it is the same file (device and inode) as the descriptor.
-   */
-  private async checkInside(fd: number, openedAs: string, rel: string): Promise<string> {
-    const { root, proc } = await this.probe();
-    let real: string;
-    if (proc) {
-      real = readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, '');
-    } else {
-      real = await realpath(openedAs);
-      const [byFd, byName] = [fstatSync(fd), await lstat(real)];
-      if (byFd.ino !== byName.ino || byFd.dev !== byName.dev) throw new ConfinedFileError('fs.link_escape', `"${rel}" changed while it was opened`, rel);
-    }
-    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-      throw new ConfinedFileError('fs.link_escape', `"${rel}" leads outside ${relative(root, real).startsWith('..') ? 'the folder' : 'it'} through a symbolic link`, rel);
-    }
-    return real;
-  }
-
-  private probe(): Promise<{ root: string; proc: boolean }> {
-    // Cached only once it worked: a kiln created later is found then.
-    const attempt = (this.real ??= (async () => {
-      const root = await realpath(this.root).catch((error) => Promise.reject(notFound(this.root, error)));
-      let proc = false;
-      if (process.platform === 'linux') {
-        const handle = await open(root, constants.O_RDONLY | DIRECTORY);
-        try {
-          proc = (await readlink(`/proc/self/fd/${handle.fd}`).catch(() => '')) === root;
-        } finally {
-          await handle.close();
-        }
-      }
-      return { root, proc };
-    })());
-    attempt.catch(() => (this.real = undefined));
-    return attempt;
-  }
-}
-
-interface OpenDir {
-  /** The folder's real path, as checked when it was opened. */
-  readonly real: string;
-  /** A name inside the opened folder, as a path the kernel resolves through the checked descriptor. */
-  pathOf(name: string): string;
-  close(): Promise<void>;
-}
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-/** Missing, or a parent on the way is a file: nothing can be at that path. */
-function isAbsent(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function isLink(error: unknown): boolean {
-  // Linux says ELOOP for O_NOFOLLOW on a link; the BSDs say EMLINK or EFTYPE.
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE';
-}
-
-function notFound(rel: string, cause?: unknown): ConfinedFileError {
-  return new ConfinedFileError('fs.not_found', `Nothing at "${rel}"`, rel, { cause });
 }
 
 function exists(rel: string): ConfinedFileError {
