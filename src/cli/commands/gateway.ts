@@ -1,7 +1,7 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import { serveGatewayHttp } from '../../core/gateway/gatewayHttp';
 import { createGatewayServer } from '../../core/gateway/gatewayServer';
+import { GatewayStdioTransport } from '../../core/gateway/gatewayStdioTransport';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { COMMON_HELP, parseCommandLine, UsageError, type CommonFlags } from '../cliContext';
 import { createGatewayContext, settleWithin, type Confirmer } from '../gatewayContext';
@@ -68,7 +68,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } else {
     const session = createGatewayServer(serverOptions);
     stdioServer = session.server;
-    const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
+    const transport = new GatewayStdioTransport(io.stdin as Readable, io.stdout as Writable, host.log);
     // The client closing our stdin is the normal way a stdio MCP server is told to stop.
     io.stdin.once('end', () => finish());
     io.stdin.once('close', () => finish());

@@ -11,6 +11,12 @@ export interface GatewayHttpOptions extends GatewayServerOptions {
   port: number;
   /** A fixed token (tests); a random 256-bit one otherwise. */
   token?: string;
+  /** A session unused this long is closed (default 30 min). */
+  sessionIdleMs?: number;
+  /** At most this many sessions; a new one closes the least recently used (default 64). */
+  maxSessions?: number;
+  /** The clock for idle times (tests). */
+  now?: () => number;
 }
 
 export interface GatewayHttpHandle {
@@ -19,10 +25,25 @@ export interface GatewayHttpHandle {
   port: number;
   /** Sent by clients as `Authorization: Bearer <token>`. */
   token: string;
+  /** Open MCP sessions. */
+  readonly sessionCount: number;
+  /** Closes the sessions idle past `sessionIdleMs` (also done every minute); returns how many. */
+  expireIdle(): Promise<number>;
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const MAX_SESSIONS = 64;
+const SWEEP_MS = 60 * 1000;
+
+class BodyTooLargeError extends Error {}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  dispose(): void;
+  lastUsed: number;
+}
 
 /**
  * Serves the gateway over streamable HTTP on 127.0.0.1 only. Every request needs the bearer token;
@@ -32,8 +53,27 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttpHandle> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; dispose(): void }>();
+  const sessions = new Map<string, Session>();
+  const now = options.now ?? Date.now;
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
   let port = 0;
+  const expireIdle = async (): Promise<number> => {
+    const idle = [...sessions.entries()].filter(([, session]) => now() - session.lastUsed > idleMs);
+    for (const [id] of idle) sessions.delete(id);
+    await Promise.allSettled(idle.map(([, session]) => session.transport.close()));
+    if (idle.length) options.log.info(`[gateway] closed ${idle.length} HTTP session(s) idle for more than ${Math.round(idleMs / 1000)} s`);
+    return idle.length;
+  };
+  /** Room for one more session: the least recently used ones go first. */
+  const makeRoom = async (): Promise<void> => {
+    while (sessions.size >= maxSessions) {
+      const [id, oldest] = [...sessions.entries()].reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
+      sessions.delete(id);
+      options.log.warn(`[gateway] ${maxSessions} HTTP sessions open: closed the least recently used one`);
+      await oldest.transport.close().catch(() => {});
+    }
+  };
 
   const authorized = (req: IncomingMessage): boolean => {
     const given = Buffer.from(req.headers.authorization ?? '');
@@ -57,23 +97,33 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return fail(res, 404, 'Not found: the endpoint is /mcp');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing) existing.lastUsed = now();
     if (req.method !== 'POST') {
       if (!existing) return fail(res, 400, 'Bad request: unknown or missing session');
       return existing.transport.handleRequest(req, res);
     }
-    const body = await readJson(req);
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      options.log.warn(`[gateway] refused an HTTP request body over ${MAX_BODY_BYTES} bytes`);
+      res.setHeader('connection', 'close');
+      return fail(res, 413, `Payload too large: the gateway accepts request bodies up to ${MAX_BODY_BYTES / (1024 * 1024)} MB`);
+    }
     if (existing) return existing.transport.handleRequest(req, res, body);
     if (sessionId !== undefined) return fail(res, 404, 'Session not found');
     if (!isInitializeRequest(body)) return fail(res, 400, 'Bad request: the first request must be initialize');
+    await makeRoom();
     const session = createGatewayServer(options);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, dispose: session.dispose });
+        sessions.set(id, { transport, dispose: session.dispose, lastUsed: now() });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
       session.dispose();
     };
     await session.server.connect(transport);
@@ -92,11 +142,18 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     http.listen(options.port, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
+  const sweeper = setInterval(() => void expireIdle(), Math.min(SWEEP_MS, idleMs));
+  sweeper.unref();
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     port,
     token,
+    get sessionCount() {
+      return sessions.size;
+    },
+    expireIdle,
     async close() {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
       http.closeAllConnections();
@@ -106,11 +163,12 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLargeError();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -10,8 +10,8 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
  */
 export type LineEvent =
   | { kind: 'message'; message: JSONRPCMessage }
-  /** A line of more than `maxBytes` (still being skipped when it has no newline yet). */
-  | { kind: 'oversize'; bytes: number }
+  /** A line of more than `maxBytes` (still being skipped when it has no newline yet); `head` is its start. */
+  | { kind: 'oversize'; bytes: number; head: string }
   /** Not JSON at all: JSON-RPC's parse error (-32700). `sample` is the line's start. */
   | { kind: 'not-json'; sample: string }
   /** JSON, but not a JSON-RPC 2.0 message: JSON-RPC's invalid request (-32600). */
@@ -19,6 +19,7 @@ export type LineEvent =
 
 export const DEFAULT_MAX_MESSAGE_MB = 64;
 const SAMPLE_CHARS = 200;
+const HEAD_BYTES = 256;
 const NEWLINE = 0x0a;
 
 export class JsonRpcLineReader {
@@ -41,7 +42,7 @@ export class JsonRpcLineReader {
         continue;
       }
       if (this.pending + piece.length > this.maxBytes) {
-        events.push({ kind: 'oversize', bytes: this.pending + piece.length });
+        events.push({ kind: 'oversize', bytes: this.pending + piece.length, head: this.head(piece) });
         this.reset();
         continue;
       }
@@ -53,7 +54,7 @@ export class JsonRpcLineReader {
     const rest = chunk.subarray(start);
     if (rest.length === 0 || this.skipping) return events;
     if (this.pending + rest.length > this.maxBytes) {
-      events.push({ kind: 'oversize', bytes: this.pending + rest.length });
+      events.push({ kind: 'oversize', bytes: this.pending + rest.length, head: this.head(rest) });
       this.reset();
       this.skipping = true;
       return events;
@@ -67,6 +68,10 @@ export class JsonRpcLineReader {
   /** Bytes held for an unfinished line. */
   get buffered(): number {
     return this.pending;
+  }
+
+  private head(last: Buffer): string {
+    return Buffer.concat([...this.chunks.slice(0, 4), last.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString('utf8');
   }
 
   private reset(): void {

@@ -25,7 +25,7 @@ export async function embedAll(embedder: Embedder, texts: string[], options: Bat
       signal?.throwIfAborted();
       const start = batches[next++];
       const slice = texts.slice(start, start + options.batchSize);
-      const vectors = await withRetry(() => embedder.embed(slice, signal), options, signal);
+      const vectors = await withRetry(() => withCallSignal(signal, (callSignal) => embedder.embed(slice, callSignal)), options, signal);
       if (vectors.length !== slice.length) {
         throw new EmbeddingError('embedding.bad_response', `${embedder.providerType} returned ${vectors.length} vectors for ${slice.length} texts.`);
       }
@@ -50,9 +50,36 @@ async function withRetry<T>(call: () => Promise<T>, options: BatchingOptions, si
       const delay = (options.baseDelayMs ?? 500) * 2 ** attempt * (0.75 + Math.random() / 2);
       options.log?.warn(`embedding: HTTP ${status}, retrying in ${Math.round(delay)} ms (attempt ${attempt + 1} of ${retries})`);
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, delay);
-        signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signal!.reason);
+        };
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, delay);
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
+  }
+}
+
+/**
+ * Runs one provider call with a signal of its own, linked to the run's. fetch (undici) leaves its
+ * abort listener on the signal it is given until the request is garbage-collected, so a run-long
+ * signal handed to every call collected one listener per batch (`hearth index` printed a
+ * MaxListenersExceededWarning); here the run's signal holds one listener per call in flight, removed
+ * when the call settles.
+ */
+export async function withCallSignal<T>(outer: AbortSignal | undefined, call: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!outer) return call(undefined);
+  outer.throwIfAborted();
+  const own = new AbortController();
+  const onAbort = () => own.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await call(own.signal);
+  } finally {
+    outer.removeEventListener('abort', onAbort);
   }
 }
