@@ -3,6 +3,8 @@ import { HearthError } from '../errors';
 export type ConfinedFileErrorCode =
   /** Absolute, `..`, NUL, `~` or the root itself: the path was refused before touching the disk. */
   | 'fs.outside_root'
+  /** Over 4,096 characters, or a segment over 255 bytes: no file system takes it, and a deep tree must not be built one folder at a time. */
+  | 'fs.path_too_long'
   /** A symbolic link (of the file or a parent folder) leads outside the root, checked on the opened descriptor. */
   | 'fs.link_escape'
   /** The file itself is a symbolic link; confined reads and writes never follow one. */

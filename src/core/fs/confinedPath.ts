@@ -1,6 +1,10 @@
 import { isAbsolute } from 'node:path';
 import { ConfinedFileError } from './confinedFileError';
 
+/** Linux's PATH_MAX and NAME_MAX: what the old single-call path APIs enforced, kept now that folders open one by one. */
+const MAX_PATH_CHARS = 4096;
+const MAX_SEGMENT_BYTES = 255;
+
 /** A path checked lexically against its root: no absolute part, no `..`, no NUL. */
 export interface ConfinedPath {
   /** Root-relative segments, never empty strings, `.` or `..`. */
@@ -22,5 +26,8 @@ export function confinePath(input: string, options: { allowRoot?: boolean } = {}
   const segments = trimmed.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
   if (segments.includes('..')) throw refuse('".." leaves the root');
   if (segments.length === 0 && !options.allowRoot) throw refuse('it names the root folder itself');
+  if (trimmed.length > MAX_PATH_CHARS || segments.some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
+    throw new ConfinedFileError('fs.path_too_long', `Path "${input.slice(0, 80)}…" is too long (at most ${MAX_PATH_CHARS} characters, ${MAX_SEGMENT_BYTES} bytes per name)`, input.slice(0, 200));
+  }
   return { segments, relative: segments.join('/') };
 }

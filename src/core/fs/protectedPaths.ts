@@ -43,10 +43,10 @@ const AGENT_CARDS = "agent cards here are the prompts and tools of Hearth's agen
 /**
  * One segment as a file system might treat it: case-insensitive (macOS and Windows are, and a
  * repository cloned there turns `.HEARTH` into `.hearth`), trailing dots and spaces dropped
- * (Windows ignores them).
+ * (Windows ignores them), and an NTFS stream suffix dropped (`CLAUDE.md::$DATA` is CLAUDE.md there).
  */
 export function normalizeSegment(segment: string): string {
-  return segment.replace(/[. ]+$/, '').toLowerCase() || segment;
+  return segment.replace(/:.*$/s, '').replace(/[. ]+$/, '').toLowerCase() || segment;
 }
 
 function segmentsOf(path: string): string[] {

@@ -40,6 +40,8 @@ describe('ConfinedRoot: reads and writes that never leave the root', () => {
     for (const path of ['/etc/passwd', '../x.md', 'a/../../x.md', 'C:\\x.md', '\\\\server\\share', '~/x.md', 'a\0b.md', '', '.', './']) {
       assert.throws(() => confinePath(path), code('fs.outside_root'), JSON.stringify(path));
     }
+    assert.throws(() => confinePath('a/'.repeat(3000) + 'x.md'), code('fs.path_too_long'), 'a 6,000-character path is not built folder by folder');
+    assert.throws(() => confinePath(`${'é'.repeat(128)}.md`), code('fs.path_too_long'), 'a name over 255 bytes');
     assert.deepEqual(confinePath('./notes//a.md').segments, ['notes', 'a.md']);
     assert.equal(confinePath('notes\\a.md').relative, 'notes/a.md');
   });

@@ -35,6 +35,8 @@ describe('protected paths (DESIGN.md decision 15)', () => {
       'CLAUDE.md',
       'claude.md',
       'GEMINI.md',
+      'CLAUDE.md::$DATA',
+      '.git::$INDEX_ALLOCATION/hooks/pre-commit',
       'docs/rules.txt',
       'team-cards/helper.md',
       '/cards/evil.md',

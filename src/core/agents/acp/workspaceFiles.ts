@@ -78,6 +78,8 @@ export class WorkspaceFiles {
         return new AcpError('acp.file-not-found', `No such file in the workspace: ${path}`, undefined, { cause: error });
       case 'fs.too_large':
         return new AcpError('acp.message-too-large', `${path} is over the ${this.maxReadBytes}-byte message limit ([acp].max_message_size_mb)`, undefined, { cause: error });
+      case 'fs.path_too_long':
+        return new AcpError('acp.path-outside-workspace', `Refused: ${error.message}`, undefined, { cause: error });
       case 'fs.symlink_refused':
         return new AcpError('acp.path-outside-workspace', `Refused: ${path} is a symbolic link, which may lead outside the workspace; Hearth does not write through links`, undefined, { cause: error });
       case 'fs.exists':

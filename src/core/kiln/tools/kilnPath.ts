@@ -54,5 +54,9 @@ export function asKilnToolError(error: unknown, input: string): unknown {
       return new KilnToolError('too-large', `${error.message} (max_file_size_kb)`, { cause: error });
     case 'fs.exists':
       return new KilnToolError('exists', `A note already exists at "${rel}"; use update_note to change it`, { cause: error });
+    case 'fs.path_too_long':
+      return new KilnToolError('invalid-arguments', error.message, { cause: error });
+    default:
+      return error;
   }
 }
