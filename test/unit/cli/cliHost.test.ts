@@ -72,6 +72,20 @@ test('confirm: --yes and confirm_destructive = false proceed without asking', as
   assert.equal(off.stderr.text(), '');
 });
 
+test('confirmProtected: asked on the terminal even with --yes and confirm_destructive = false; no terminal refuses (undefined) without reading stdin', async () => {
+  const request = { path: '.hearth/config.toml', action: 'create' as const, reason: 'this file configures commands Hearth runs', actor: 'claude' };
+  for (const [answer, expected] of [['y\n', true], ['n\n', false], ['', false]] as const) {
+    const { host: h, stderr } = host({ yes: true, cli: { show_progress: true, confirm_destructive: false } }, answer);
+    assert.equal(await h.confirmProtected(request), expected, JSON.stringify(answer));
+    assert.match(stderr.text(), /claude wants to create the protected file "\.hearth\/config\.toml"/);
+    assert.match(stderr.text(), /this file configures commands Hearth runs/);
+  }
+  const { host: h, stderr, stdin } = host({ yes: true, interactive: false });
+  stdin.write('y\n');
+  assert.equal(await h.confirmProtected(request), undefined);
+  assert.match(stderr.text(), /refused: .*\.hearth\/config\.toml[\s\S]*--yes does not cover protected paths/);
+});
+
 test('progress without a terminal: a line per step and per tenth, then done', async () => {
   const { host: h, stderr } = host();
   const result = await h.withProgress({ title: 'Indexing' }, async (progress) => {
