@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import type { ConfinedRoot } from '../fs/confinedRoot.js';
 import { HearthError } from '../errors.js';
 import { walkNotes, type WalkScope } from './walkNotes.js';
@@ -51,14 +52,28 @@ export class SearchQueryError extends HearthError {
   }
 }
 
+const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
+
+/**
+ * `/pattern/flags` runs on RE2JS, a linear-time engine: no pattern a user or an agent writes can
+ * backtrack for minutes (`/(a+)+$/` on a long line of `a` stalled the process). The price is the
+ * features that need backtracking — backreferences and lookaround — which are refused with a clear
+ * error. Flags i, s, m apply; g, y, u, d change nothing for a line test.
+ */
 function lineMatcher(query: string, allowRegex: boolean): (line: string) => boolean {
   const regex = allowRegex ? /^\/(.+)\/([a-z]*)$/s.exec(query) : null;
   if (regex) {
-    let re: RegExp;
+    let flags = 0;
+    for (const flag of regex[2]) {
+      if (REGEX_FLAGS[flag] !== undefined) flags |= REGEX_FLAGS[flag];
+      else if (!'gyud'.includes(flag)) throw new SearchQueryError(`Not a valid regular expression: ${query} (unknown flag "${flag}")`);
+    }
+    let re: RE2JS;
     try {
-      re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''));
+      re = RE2JS.compile(RE2JS.translateRegExp(regex[1]), flags);
     } catch (error) {
-      throw new SearchQueryError(`Not a valid regular expression: ${query} (${(error as Error).message})`, { cause: error });
+      const why = (error as Error).message.replace(/^error parsing regexp: /, '');
+      throw new SearchQueryError(`Not a valid regular expression: ${query} (${why}; backreferences and lookaround are not supported, the engine is linear-time)`, { cause: error });
     }
     return (line) => re.test(line);
   }
