@@ -30,6 +30,8 @@ export interface AgentContext {
   catalog: HearthAgentCatalog;
   external: AcpAgents;
   workspaceRoot: string;
+  /** The kiln index (opened on first use; shared with semantic_search), for auto context. */
+  kilnIndex(): KilnIndex;
   dispose(): Promise<void>;
 }
 
@@ -97,5 +99,5 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
       gateway.dispose();
     }
   };
-  return { llm, catalog, external, workspaceRoot, dispose };
+  return { llm, catalog, external, workspaceRoot, kilnIndex: () => (index ??= createCliIndex(cli, io)), dispose };
 }

@@ -5,6 +5,7 @@
 import { isLlmError } from '../core/llm/errors';
 import { checkModelId } from '../core/llm/modelSwitch';
 import { createAgentContext, UNTRUSTED_AGENTS } from './agentContext';
+import { cliAutoContext } from './cliAutoContext';
 import { untrustedError } from './cliTrust';
 import { runAgentTurn } from './agentTurn';
 import type { CommonFlags } from './cliContext';
@@ -12,7 +13,7 @@ import { UsageError } from './cliContext';
 import type { CliIo } from './main';
 import { terminalPermissionHost } from './terminalPermission';
 
-export async function askAgent(name: string, question: string, flags: CommonFlags & { json?: boolean; model?: string; system?: string }, io: CliIo): Promise<number> {
+export async function askAgent(name: string, question: string, flags: CommonFlags & { json?: boolean; model?: string; system?: string; 'no-context'?: boolean }, io: CliIo): Promise<number> {
   if (!name.trim()) throw new UsageError('--agent needs a name (see hearth agents)');
   if (flags.system) throw new UsageError('--system applies without --agent only; an agent has its own system prompt (an agent card)');
   const ctx = await createAgentContext(io, flags, { startGateway: true });
@@ -34,7 +35,8 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
     const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
     const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, ...(flags.model ? { model: flags.model } : {}) });
     try {
-      return await runAgentTurn(session, question, [], { stdout: io.stdout, stderr: io.stderr, json: flags.json === true });
+      const context = await cliAutoContext(question, flags['no-context'] !== true && ctx.llm.loaded.config.chat.auto_context, () => ctx.kilnIndex(), io.stderr);
+      return await runAgentTurn(session, question, context, { stdout: io.stdout, stderr: io.stderr, json: flags.json === true, contextSources: context });
     } finally {
       await session.dispose();
     }

@@ -12,19 +12,28 @@ import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createLlmContext } from '../llmContext';
 import type { CliIo } from '../main';
 import { askAgent } from '../askAgent';
+import { formatSourcesForTerminal } from '../agentTurn';
+import { cliAutoContext } from '../cliAutoContext';
+import { createCliIndex } from '../indexContext';
+import type { PromptAttachment } from '../../core/agents/agentSession';
+import { contextBlock } from '../../core/chat/autoContext';
+import { SourceList } from '../../core/chat/sources';
+import type { KilnIndex } from '../../core/index/kilnIndex';
 
-const HELP = `Usage: hearth ask [--agent NAME] [--model provider/model] [--system TEXT] [--json] [--yes] [--workspace DIR] "question"
+const HELP = `Usage: hearth ask [--agent NAME] [--model provider/model] [--system TEXT] [--no-context] [--json] [--yes] [--workspace DIR] "question"
 
 Sends one prompt to the active chat provider and streams the answer to stdout. Without a question
-argument the prompt is read from stdin.
+argument the prompt is read from stdin. With [chat].auto_context (the default) the best-matching note
+sections from the kiln index go with the question; their path:line follow the answer as Sources.
 
   -a, --agent NAME     run one turn with an agent (see hearth agents; "default" picks the default
                        agent): tools run, their activity is shown on stderr, and tools that change
                        things ask on the terminal first (--yes allows them)
   -m, --model ID       provider/model, or a model name of the active provider
       --system TEXT    a system prompt (without --agent)
-      --json           print {message, usage, model, stopReason} when the answer is complete
-                       (with --agent: {agent, kind, message, toolCalls, usage, stopReason, errors, transcript})
+      --no-context     do not add note sections from the index ([chat].auto_context) this time
+      --json           print {message, usage, model, stopReason, sources} when the answer is complete
+                       (with --agent: {agent, kind, message, toolCalls, sources, usage, stopReason, errors, transcript})
 ${COMMON_HELP}
 `;
 
@@ -34,11 +43,14 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
+/** What the model is told about the sections auto context adds before the question. */
+const CONTEXT_PREAMBLE = 'Notes from my kiln that may help (refer to them as path:line when you use them):';
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals: words } = parseCommandLine(
     'ask',
     argv,
-    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' }, agent: { type: 'string', short: 'a' } },
+    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' }, agent: { type: 'string', short: 'a' }, 'no-context': { type: 'boolean' } },
     true,
   );
   if (values.help) {
@@ -63,7 +75,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const settings = ctx.selection.current();
   const provider = ctx.provider(settings);
-  const messages: ChatMessage[] = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: question }];
+  let index: KilnIndex | undefined;
+  let context: PromptAttachment[];
+  try {
+    context = await cliAutoContext(question, values['no-context'] !== true && ctx.loaded.config.chat.auto_context, () => (index ??= createCliIndex(ctx.cli, io)), io.stderr);
+  } finally {
+    await index?.dispose();
+  }
+  const sourceList = new SourceList();
+  sourceList.addAttachments(context, 'auto_context');
+  const sources = sourceList.sources;
+  const content = context.length > 0 ? `${CONTEXT_PREAMBLE}\n\n${contextBlock(context)}\n\n${question}` : question;
+  const messages: ChatMessage[] = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content }];
 
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
@@ -90,9 +113,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     process.removeListener('SIGINT', onInterrupt);
   }
   const id = formatModelId(settings.name, settings.model);
-  if (json) io.stdout.write(JSON.stringify({ message, usage: usage ?? null, model: id, stopReason: stopReason ?? null }, null, 2) + '\n');
+  if (json) io.stdout.write(JSON.stringify({ message, usage: usage ?? null, model: id, stopReason: stopReason ?? null, sources }, null, 2) + '\n');
   else {
     if (!message.endsWith('\n')) io.stdout.write('\n');
+    if (sources.length > 0) io.stdout.write(formatSourcesForTerminal(sources));
     if (usage) ctx.log.debug(`${id}: ${usage.inputTokens} tokens in, ${usage.outputTokens} out`);
   }
   return 0;

@@ -4,7 +4,7 @@
  * knows nothing of VS Code: the editor passes storage, model switching, notes and confirmation in,
  * so the whole flow is unit-tested with a fake AgentCatalog.
  */
-import type { AgentCatalog, AgentDescriptor, AgentEvent } from '../agents/agentSession';
+import type { AgentCatalog, AgentDescriptor, AgentEvent, PromptAttachment } from '../agents/agentSession';
 import { describeError } from '../errors';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
@@ -14,6 +14,7 @@ import { runChatCommand, type ChatModels } from './chatCommands';
 import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
 import { PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
+import type { AutoContext } from './autoContext';
 import { PermissionBroker } from './permissionBroker';
 import { SourceList } from './sources';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
@@ -39,7 +40,9 @@ export interface ChatControllerDeps {
   notes: ChatNotes;
   /** Asks before deleting; answers true without asking when `[cli].confirm_destructive` is false. */
   confirm(message: string, detail?: string): Promise<boolean>;
-  settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean };
+  settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean; autoContext?: boolean };
+  /** `[chat].auto_context`: the best note sections for a message (absent: never). */
+  autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
   cwd(): string;
   log: Logger;
   /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
@@ -63,6 +66,8 @@ export class ChatController {
   private readonly agentListeners = new Set<(agent: string | undefined) => void>();
   private readonly newId: () => string;
   private readonly now: () => number;
+  /** "No kiln context" is said once per panel. */
+  private contextNoticeShown = false;
 
   private readonly deps: ChatControllerDeps;
 
@@ -284,6 +289,7 @@ export class ChatController {
     this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
     this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
     const seen: AgentEvent[] = [];
+    let contextRefs: AttachmentRef[] = [];
     const emit = (raw: AgentEvent) => {
       const event = this.deps.redactor?.redactDeep(raw) ?? raw;
       seen.push(event);
@@ -292,6 +298,9 @@ export class ChatController {
     };
     try {
       const prompts = await readAttachments(attachments, (ref) => this.deps.notes.read(ref));
+      const context = await this.kilnContext(turn.text, abort.signal);
+      prompts.push(...context);
+      contextRefs = context.map((a) => ({ path: a.path, ...(a.startLine ? { startLine: a.startLine } : {}), ...(a.endLine ? { endLine: a.endLine } : {}) }));
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
       const { session, fresh } = await this.agentSession.ensure(await this.ensureAgent(), () => ({
         // The session outlives this turn: a prompt belongs to the turn running when it is asked.
@@ -320,6 +329,7 @@ export class ChatController {
     // Sources from the unclipped events: a long search result is cut in the stored turn.
     const sources = new SourceList();
     sources.addAttachments(turn.attachments);
+    sources.addAttachments(contextRefs, 'auto_context');
     sources.addToolCalls(seen);
     if (sources.sources.length > 0) {
       turn.sources = sources.sources;
@@ -336,6 +346,25 @@ export class ChatController {
       this.deps.log.error(`chat: saving the conversation failed: ${describeError(error)}`);
     }
     finish();
+  }
+
+  /**
+   * Auto context for one message; never fails the turn. When there is nothing to search (no index
+   * yet, or it is being built), the panel says so once and the turn goes on without.
+   */
+  private async kilnContext(text: string, signal: AbortSignal): Promise<PromptAttachment[]> {
+    if (!this.deps.autoContext || this.deps.settings().autoContext === false) return [];
+    try {
+      const context = await this.deps.autoContext(text, signal);
+      if (context.skipped && !this.contextNoticeShown) {
+        this.contextNoticeShown = true;
+        this.notice('info', `Answering without kiln context: ${context.skipped}.`);
+      }
+      return context.attachments;
+    } catch (error) {
+      this.deps.log.warn(`chat: auto context failed: ${describeError(error)}`);
+      return [];
+    }
   }
 
   /** The conversation's agent: the catalog's default when none was picked yet. */

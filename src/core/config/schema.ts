@@ -36,6 +36,10 @@ export const ChatSchema = z.strictObject({
     .enum(['always', 'destructive', 'never'])
     .default('always')
     .describe('Which agent edits open as a diff to accept or reject: always, destructive (deletes and overwrites), never'),
+  auto_context: z
+    .boolean()
+    .default(true)
+    .describe('Add the top hybrid search hits for each message (a few sections with path and lines) to what the agent sees'),
 });
 
 export const AcpAgentProfileSchema = z.strictObject({

@@ -46,6 +46,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # enable_markdown = true
 # size_aware_prompts = true        # models under 4B parameters get read-only tools and tool guidance
 # review_edits = "always"          # always | destructive (deletes, overwrites) | never: agent edits open as a diff to accept
+# auto_context = true              # add the best-matching note sections (search) to each message; hearth ask --no-context skips
 
 # ---------------------------------------------------------------------------------------------
 # [llm]: several named providers; [llm].default is the active one (switching the model and

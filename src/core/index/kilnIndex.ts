@@ -33,6 +33,8 @@ export interface SearchRequest {
   chunks?: boolean;
   /** Hybrid only: the lexical side's weight (0–1; `npm run eval` measures each side alone with 1 and 0). */
   lexicalWeight?: number;
+  /** Hybrid only: the lexical side alone, without embedding the query (chat auto context while no model is loaded). */
+  lexicalOnly?: boolean;
 }
 
 /** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */
@@ -83,6 +85,11 @@ export class KilnIndex {
 
   get kilnRoot(): string {
     return this.options.kilnRoot;
+  }
+
+  /** Whether the embedding model was created in this process (a cold CLI has not loaded it yet). */
+  get embedderLoaded(): boolean {
+    return this.embedder !== undefined;
   }
 
   /** Whether an index was ever built here (without opening it or loading a model). */
@@ -164,6 +171,11 @@ export class KilnIndex {
     }
     if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const store = await this.store();
+    if (mode === 'hybrid' && request.lexicalOnly) {
+      const lexicon = await this.bm25(store);
+      const notes = request.chunks ? limit * 2 : limit;
+      return toResults(rankHybrid(lexicon, lexicon.query(query), [], notes, 1), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+    }
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
     const notes = request.chunks ? limit * 2 : limit;

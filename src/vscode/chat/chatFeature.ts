@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { AgentCatalog } from '../../core/agents/agentSession';
 import { ChatController, type ChatModels } from '../../core/chat/chatController';
+import { gatherAutoContext } from '../../core/chat/autoContext';
 import { HistoryStore } from '../../core/chat/historyStore';
 import type { SearchHitView } from '../../core/chat/protocol';
 import type { Host } from '../../core/host';
@@ -83,7 +84,8 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         models,
         notes,
         confirm: (message, detail) => host.confirm(message, detail),
-        settings: () => ({ enableMarkdown: configService.current.config.chat.enable_markdown, lazyAgentSelection: configService.current.config.acp.lazy_agent_selection }),
+        settings: () => ({ enableMarkdown: configService.current.config.chat.enable_markdown, lazyAgentSelection: configService.current.config.acp.lazy_agent_selection, autoContext: configService.current.config.chat.auto_context }),
+        autoContext: (text, signal) => gatherAutoContext(text, deps.index(), { signal }),
         cwd: () => configService.workspaceRoot ?? homedir(),
         log: host.log,
       }),

@@ -25,7 +25,7 @@ test('no files: every default of the reference, sources all "default", no proble
   assert.deepEqual(problems, []);
   assert.equal(config.kiln_path, root);
   assert.deepEqual(config.agent_directories, []);
-  assert.deepEqual({ ...config.chat }, { provider: 'local_runner', agent_preference: 'acp', temperature: 0.7, max_tokens: 2048, timeout_secs: 120, enable_markdown: true, size_aware_prompts: true, review_edits: 'always' });
+  assert.deepEqual({ ...config.chat }, { provider: 'local_runner', agent_preference: 'acp', temperature: 0.7, max_tokens: 2048, timeout_secs: 120, enable_markdown: true, size_aware_prompts: true, review_edits: 'always', auto_context: true });
   assert.deepEqual({ ...config.acp, agents: {} }, { enable_discovery: true, session_timeout_minutes: 30, max_message_size_mb: 25, streaming_timeout_minutes: 15, lazy_agent_selection: true, agents: {} });
   assert.equal(config.embedding.provider, 'local_cpu');
   assert.equal(config.embedding.batch_size, 16);

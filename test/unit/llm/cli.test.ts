@@ -106,7 +106,7 @@ test('hearth ask --model provider/model --json prints message, usage and model',
   const { code, stdout, stderr } = await hearth(['ask', '--model', 'openai/gpt-4o-mini', '--json', 'capital of France?']);
   assert.equal(code, 0, stderr);
   const result = JSON.parse(stdout);
-  assert.deepEqual(result, { message: 'Paris is the capital.', usage: { inputTokens: 7, outputTokens: 5 }, model: 'openai/gpt-4o-mini', stopReason: 'stop' });
+  assert.deepEqual(result, { message: 'Paris is the capital.', usage: { inputTokens: 7, outputTokens: 5 }, model: 'openai/gpt-4o-mini', stopReason: 'stop', sources: [] });
 });
 
 test('hearth ask --model with a provider typo exits 2 naming the configured providers, closest first, and sends nothing', async () => {

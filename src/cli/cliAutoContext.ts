@@ -1,0 +1,15 @@
+/**
+ * `[chat].auto_context` in the CLI (`hearth ask`, `hearth ask --agent`): the best note sections for
+ * the question, unless `--no-context` or the option is off. A cold process has not loaded the local
+ * embedding model, so the search is lexical there (the index is not updated first: that would embed).
+ * When there is nothing to search, one line on stderr says so and the question goes ahead.
+ */
+import type { PromptAttachment } from '../core/agents/agentSession';
+import { gatherAutoContext, type AutoContextIndex } from '../core/chat/autoContext';
+
+export async function cliAutoContext(question: string, enabled: boolean, index: () => AutoContextIndex, stderr: NodeJS.WritableStream): Promise<PromptAttachment[]> {
+  if (!enabled) return [];
+  const context = await gatherAutoContext(question, index());
+  if (context.skipped) stderr.write(`hearth ask: no kiln context for this question (${context.skipped}); asking without it.\n`);
+  return context.attachments;
+}

@@ -1,0 +1,103 @@
+/**
+ * Kiln context before the turn (`[chat].auto_context`): the best hybrid search hits for the user's
+ * message, as a few budgeted note sections (path + line range + text) given to the agent with the
+ * prompt, so an answer is grounded even when the model never calls a tool. Used by the chat panel,
+ * `hearth ask --agent` and plain `hearth ask`.
+ *
+ * It must not slow a turn down: while the embedding model is not loaded (a cold CLI process with
+ * `local_cpu`), the lexical side alone is used, and without an index the turn goes on without it
+ * (the caller says so once).
+ */
+import { readFile } from 'node:fs/promises';
+import type { PromptAttachment } from '../agents/agentSession';
+import { describeError } from '../errors';
+import type { SearchRequest } from '../index/kilnIndex';
+import type { SearchResult } from '../index/searchResult';
+import { resolveKilnNote } from './kilnNoteTarget';
+
+/** The part of KilnIndex auto context uses. */
+export interface AutoContextIndex {
+  readonly kilnRoot: string;
+  readonly embedderLoaded: boolean;
+  readonly setup: { providerType: string };
+  exists(): Promise<boolean>;
+  search(query: string, request?: SearchRequest): Promise<SearchResult[]>;
+}
+
+export interface AutoContextOptions {
+  /** Sections given at most. */
+  maxSections?: number;
+  /** Characters of note text at most, all sections together. */
+  maxChars?: number;
+  signal?: AbortSignal;
+}
+
+export interface AutoContext {
+  /** Note sections for the prompt, best first; empty when nothing matched or it was skipped. */
+  attachments: PromptAttachment[];
+  /** Why no context was added (no index yet, search failed), for a one-time notice. */
+  skipped?: string;
+  /** Whether only the lexical side ran (no embedding model loaded). */
+  lexicalOnly: boolean;
+}
+
+export const AUTO_CONTEXT_SECTIONS = 4;
+export const AUTO_CONTEXT_CHARS = 6_000;
+/** Below this many characters left, no further section is added (a fragment helps nobody). */
+const MIN_SECTION_CHARS = 200;
+
+export async function gatherAutoContext(query: string, index: AutoContextIndex | undefined, options: AutoContextOptions = {}): Promise<AutoContext> {
+  const maxSections = options.maxSections ?? AUTO_CONTEXT_SECTIONS;
+  const maxChars = options.maxChars ?? AUTO_CONTEXT_CHARS;
+  if (!index) return { attachments: [], skipped: 'no index yet', lexicalOnly: false };
+  const lexicalOnly = index.setup.providerType === 'local_cpu' && !index.embedderLoaded;
+  let results: SearchResult[];
+  try {
+    if (!(await index.exists())) return { attachments: [], skipped: 'no index yet (run "Hearth: Reindex" or hearth index)', lexicalOnly };
+    results = await index.search(query, { mode: 'hybrid', limit: maxSections, lexicalOnly, ...(options.signal ? { signal: options.signal } : {}) });
+  } catch (error) {
+    return { attachments: [], skipped: `search failed: ${describeError(error)}`, lexicalOnly };
+  }
+  const attachments: PromptAttachment[] = [];
+  let left = maxChars;
+  for (const hit of results.slice(0, maxSections)) {
+    if (left < MIN_SECTION_CHARS) break;
+    const section = await readSection(index.kilnRoot, hit, Math.floor(left / Math.max(1, Math.min(maxSections, results.length) - attachments.length)) || left);
+    if (!section) continue;
+    attachments.push(section);
+    left -= section.text.length;
+  }
+  return { attachments, lexicalOnly };
+}
+
+/** The hit's lines from the note on disk (confined to the kiln), cut to `budget` characters with a note saying where. */
+async function readSection(kiln: string, hit: SearchResult, budget: number): Promise<PromptAttachment | undefined> {
+  let text: string;
+  try {
+    text = await readFile((await resolveKilnNote(kiln, hit.path)).absolute, 'utf8');
+  } catch {
+    return undefined; // deleted or moved since it was indexed
+  }
+  const lines = text.split('\n');
+  const start = Math.min(Math.max(1, hit.startLine), lines.length);
+  const end = Math.min(Math.max(start, hit.endLine), lines.length);
+  let body = '';
+  let last = start - 1;
+  for (let i = start - 1; i < end; i++) {
+    const next = (body ? '\n' : '') + lines[i];
+    if (body.length + next.length > budget) break;
+    body += next;
+    last = i + 1;
+  }
+  if (last < start) {
+    body = lines[start - 1]!.slice(0, budget);
+    last = start;
+  }
+  const cut = last < end ? `\n… (cut at line ${last} of ${hit.path}; lines ${last + 1}-${end} not included — read_note for the rest)` : '';
+  return { path: hit.path, startLine: start, endLine: last, text: body + cut };
+}
+
+/** How a prompt without an agent (plain `hearth ask`) carries the sections: one block before the question. */
+export function contextBlock(attachments: readonly PromptAttachment[]): string {
+  return attachments.map((a) => `From ${a.path} (lines ${a.startLine}-${a.endLine}):\n\`\`\`\`\n${a.text}\n\`\`\`\``).join('\n\n');
+}

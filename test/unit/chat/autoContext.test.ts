@@ -1,0 +1,115 @@
+// Auto context on a real index (tiny local_cpu model, transformers.js in this thread): the best
+// sections with path and line range, budgeted, a cut that says where; a cold index (model not
+// loaded) searches lexically and never loads the model; no index → skipped with a reason; then the
+// chat controller giving the sections to the agent and listing them as sources.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gatherAutoContext } from '../../../src/core/chat/autoContext';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { HistoryStore } from '../../../src/core/chat/historyStore';
+import type { HostMessage } from '../../../src/core/chat/protocol';
+import { makeKiln, removeKiln, tinyIndex } from '../index/kilnIndexHelpers';
+import { FakeCatalog, MemoryStorage } from './fakeCatalog';
+
+let kiln: string;
+const BIG_LINE = 'compost rotation filler words for a very large note. ';
+
+before(async () => {
+  kiln = makeKiln({
+    'techniques/Composting.md': '# Composting\n\nTurn the compost heap weekly.\nKeep the compost moist like a sponge.\n\n## Browns\n\nDry leaves are browns.\n',
+    'garden/beds.md': '# Raised beds\n\nBeds need drainage.\n',
+    'huge.md': `# Huge compost rotation\n\n${Array.from({ length: 3_000 }, () => BIG_LINE).join('\n')}\n`,
+  });
+  const builder = tinyIndex(kiln);
+  await builder.update();
+  await builder.dispose();
+});
+after(() => removeKiln(kiln));
+
+test('a cold index searches lexically without loading the model; sections carry path, lines and text', async () => {
+  const index = tinyIndex(kiln);
+  try {
+    const context = await gatherAutoContext('how often to turn the compost heap', index, { maxSections: 2 });
+    assert.equal(context.lexicalOnly, true);
+    assert.equal(index.created, 0, 'the embedding model was not loaded');
+    assert.equal(context.skipped, undefined);
+    const first = context.attachments[0]!;
+    assert.equal(first.path, 'techniques/Composting.md');
+    assert.ok(first.startLine! >= 1 && first.endLine! >= first.startLine!);
+    assert.match(first.text, /Turn the compost heap weekly/);
+    assert.ok(context.attachments.length <= 2);
+  } finally {
+    await index.dispose();
+  }
+});
+
+test('a section over the budget is cut and the cut says where', async () => {
+  const index = tinyIndex(kiln);
+  try {
+    const context = await gatherAutoContext('compost rotation filler', index, { maxSections: 1, maxChars: 400 });
+    const huge = context.attachments.find((a) => a.path === 'huge.md');
+    assert.ok(huge, 'the huge note matched');
+    assert.ok(huge.text.length < 600, `${huge.text.length} characters`);
+    assert.match(huge.text, /… \(cut at line \d+ of huge\.md; lines \d+-\d+ not included — read_note for the rest\)$/);
+  } finally {
+    await index.dispose();
+  }
+});
+
+test('no index: skipped with a reason, nothing thrown', async () => {
+  const empty = makeKiln({ 'a.md': '# A\n' });
+  const index = tinyIndex(empty);
+  try {
+    const context = await gatherAutoContext('anything', index);
+    assert.deepEqual(context.attachments, []);
+    assert.match(context.skipped!, /no index yet/);
+    assert.match((await gatherAutoContext('anything', undefined)).skipped!, /no index yet/);
+  } finally {
+    await index.dispose();
+    removeKiln(empty);
+  }
+});
+
+test('the panel: sections reach the agent with the message and are listed as auto_context sources; no index is said once', async () => {
+  const index = tinyIndex(kiln);
+  const catalog = new FakeCatalog();
+  const posts: HostMessage[] = [];
+  let indexReady = false;
+  let enabled = true;
+  const controller = new ChatController({
+    catalog,
+    post: (m) => posts.push(m),
+    store: new HistoryStore(new MemoryStorage()),
+    models: { currentId: () => 'p/m', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
+    notes: { activeNote: () => undefined, confine: async (p) => ({ absolute: p, display: p }), read: async () => '', open: async () => {} },
+    confirm: async () => true,
+    settings: () => ({ enableMarkdown: true, lazyAgentSelection: false, autoContext: enabled }),
+    autoContext: (text, signal) => gatherAutoContext(text, indexReady ? index : undefined, { signal }),
+    cwd: () => kiln,
+    log: { error() {}, warn() {}, info() {}, debug() {}, trace() {} },
+  });
+  try {
+    await controller.handle({ type: 'send', text: 'compost heap?' });
+    await controller.handle({ type: 'send', text: 'compost again?' });
+    const notices = posts.flatMap((m) => (m.type === 'notice' ? [m.text] : []));
+    assert.deepEqual(notices, ['Answering without kiln context: no index yet.'], 'said once');
+    assert.deepEqual(catalog.prompts.map((p) => p.attachments.length), [0, 0]);
+
+    indexReady = true;
+    await controller.handle({ type: 'send', text: 'how often to turn the compost heap' });
+    const sent = catalog.prompts.at(-1)!;
+    assert.equal(sent.attachments[0]!.path, 'techniques/Composting.md');
+    assert.match(sent.attachments[0]!.text, /Turn the compost heap weekly/);
+    const sources = posts.filter((m) => m.type === 'sources').at(-1);
+    assert.ok(sources && sources.type === 'sources');
+    assert.equal(sources.sources[0]!.via, 'auto_context');
+    assert.equal(sources.sources[0]!.path, 'techniques/Composting.md');
+
+    enabled = false;
+    await controller.handle({ type: 'send', text: 'compost heap turning, no context please' });
+    assert.deepEqual(catalog.prompts.at(-1)!.attachments, []);
+  } finally {
+    await controller.dispose();
+    await index.dispose();
+  }
+});
