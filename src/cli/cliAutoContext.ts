@@ -10,6 +10,6 @@ import { gatherAutoContext, type AutoContextIndex } from '../core/chat/autoConte
 export async function cliAutoContext(question: string, enabled: boolean, index: () => AutoContextIndex, stderr: NodeJS.WritableStream): Promise<PromptAttachment[]> {
   if (!enabled) return [];
   const context = await gatherAutoContext(question, index());
-  if (context.skipped) stderr.write(`hearth ask: no kiln context for this question (${context.skipped}); asking without it.\n`);
+  if (context.skipped) stderr.write(`hearth: note: no kiln context for this question (${context.skipped}); asking without it.\n`);
   return context.attachments;
 }

@@ -174,7 +174,8 @@ export class KilnIndex {
     if (mode === 'hybrid' && request.lexicalOnly) {
       const lexicon = await this.bm25(store);
       const notes = request.chunks ? limit * 2 : limit;
-      return toResults(rankHybrid(lexicon, lexicon.query(query), [], notes, 1), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
+      return toResults(rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf }), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.

@@ -98,6 +98,8 @@ test('hearth ask streams the answer from the active provider', async () => {
   const { code, stdout, stderr } = await hearth(['ask', 'What is the capital of France?']);
   assert.equal(code, 0, stderr);
   assert.equal(stdout, 'Paris is the capital.\n');
+  // No index in this folder: the question goes ahead without kiln context, and one note says so.
+  assert.equal(stderr.match(/hearth: note: no kiln context for this question \(no index yet/g)?.length, 1, stderr);
   const sent = server.wire.filter((w) => w.path === '/api/chat').at(-1)?.body as { model: string; messages: { content: string }[] };
   assert.equal(sent.model, 'qwen2.5:0.5b');
 });
