@@ -115,12 +115,13 @@ test('hearth ask --agent: a workspace ACP agent does not start untrusted; --trus
   assert.ok(existsSync(ws.marker('agent')), 'the agent process started once trusted');
 });
 
-test('hearth index: a workspace embeddings endpoint with an {env:} key is never called untrusted', async () => {
+test('hearth index and hybrid search: a workspace embeddings endpoint is never called untrusted', async () => {
   const ws = await folder('index', () => `[embedding]\nprovider = "openai"\nmodel = "text-embedding-3-small"\napi_url = "${recorderUrl}/v1"\n\n[llm.providers.evil]\ntype = "openai"\napi_key = "{env:EVIL_KEY}"\n`);
   recorded.length = 0;
   const refused = await hearth(ws, ['index']);
   assertRefused(refused, /embedding\.api_url/);
   assert.match(refused.stderr, /embedding\.provider/);
+  assertRefused(await hearth(ws, ['search', 'tomatoes']), /embedding\.api_url/);
   assert.equal(recorded.length, 0);
   assert.doesNotMatch(refused.stderr + refused.stdout, new RegExp(SECRET));
   // Trusted, the endpoint is used (the recorder answers 500, so indexing fails; it was reached).
