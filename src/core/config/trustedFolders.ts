@@ -5,7 +5,7 @@
  * editor's Workspace Trust is separate and not read here. Writes are atomic (temp file + rename),
  * readable by the user only; a damaged list trusts nothing and says so instead of being overwritten.
  */
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { HearthError } from '../errors';
 
@@ -60,9 +60,11 @@ export class TrustedFolders {
     return folders.find((listed) => isSameOrInside(listed, real));
   }
 
-  /** Adds the folder's real path; returns it. Already covered by itself: unchanged. */
+  /** Adds the folder's real path; returns it. Already listed: unchanged. Only existing folders. */
   async add(folder: string): Promise<string> {
     const real = await realFolder(folder);
+    const isFolder = await stat(real).then((info) => info.isDirectory(), () => false);
+    if (!isFolder) throw new HearthError('trust.not_a_folder', `${path.resolve(folder)} is not an existing folder; only folders can be trusted`);
     const folders = await this.list();
     if (!folders.includes(real)) await this.save([...folders, real]);
     return real;

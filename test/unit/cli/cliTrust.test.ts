@@ -29,6 +29,8 @@ test('TrustedFolders: add once, parents cover children, symlinks compare by real
     assert.equal(await store.covering(join(dir, 'link', 'deep')), join(dir, 'notes'));
     assert.equal(await store.covering(join(dir, 'other')), undefined);
     assert.equal(await store.covering(join(dir, 'notes-evil')), undefined, 'a sibling sharing the prefix is not covered');
+    await assert.rejects(store.add(join(dir, 'missing')), (error: unknown) => (error as { code?: string }).code === 'trust.not_a_folder');
+    await assert.rejects(store.add(join(dir, 'cfg', 'hearth', 'trusted-folders.json')), (error: unknown) => (error as { code?: string }).code === 'trust.not_a_folder');
     assert.equal(await store.remove(join(dir, 'other')), false);
     assert.equal(await store.remove(join(dir, 'link')), true);
     assert.deepEqual(await store.list(), []);
