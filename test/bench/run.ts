@@ -2,19 +2,21 @@
 // random unit vectors), each scenario in its own process with a time cap, then the indexing
 // pipeline (test/bench/pipeline.ts) and the MCP gateway (test/bench/gateway.bench.ts, also
 // `npm run bench:gateway` alone) and confined file access (test/bench/kilnFiles.bench.ts: read_note
-// and a no-op index pass). HEARTH_BENCH_PARTS=store,pipeline,gateway,files picks parts.
+// and a no-op index pass), and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
+// HEARTH_BENCH_PARTS=store,pipeline,gateway,files,hostile picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGatewayBench } from './gateway.bench';
+import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
 import { run as runPipelineBench } from './pipeline';
 
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway,files').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway,files,hostile').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -51,6 +53,10 @@ async function main(): Promise<void> {
   if (parts.has('files')) {
     const lines = await runKilnFilesBench();
     printTable(['confined files', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('hostile')) {
+    const lines = await runHostileBench();
+    printTable(['hostile input', 'time'], lines.map((l) => [l.label, l.value]));
   }
 }
 
