@@ -1,11 +1,12 @@
 /**
  * Confined file access (DESIGN.md decision 16) against what it costs: `read_note` through the kiln
- * tool (each call opens with O_NOFOLLOW and checks the descriptor in /proc/self/fd) and a no-op
- * index pass (scan + confined read + hash of every note, nothing to embed). Best of 5 rounds, since
+ * tool (each call opens with O_NOFOLLOW and checks the descriptor in /proc/self/fd), a no-op index
+ * pass (the confined walk and a stat per note), and a pass after every note's mtime changed (each
+ * note opened confined, read and hashed; nothing to embed). Best of 5 rounds, since
  * this machine is shared. `node --import tsx test/bench/kilnFiles.bench.ts` runs it alone; sizes:
  * HEARTH_BENCH_KILN_NOTES (default 5000), HEARTH_BENCH_READ_CALLS (default 2000).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EmbeddingSchema, ProcessingSchema } from '../../src/core/config/schema';
@@ -34,9 +35,10 @@ function index(kilnRoot: string): KilnIndex {
   return idx;
 }
 
-async function best(rounds: number, work: () => Promise<void>): Promise<number> {
+async function best(rounds: number, work: () => Promise<void>, prepare?: (round: number) => void): Promise<number> {
   let min = Infinity;
   for (let i = 0; i < rounds; i++) {
+    prepare?.(i);
     const t = performance.now();
     await work();
     min = Math.min(min, performance.now() - t);
@@ -64,9 +66,24 @@ export async function runKilnFilesBench(): Promise<{ label: string; value: strin
       if (report.unchanged !== NOTES) throw new Error(`expected ${NOTES} unchanged, got ${report.unchanged}`);
       await again.dispose();
     });
+    // Every note's time changes (content does not): the index must open, read and hash each one.
+    const touchedMs = await best(
+      5,
+      async () => {
+        const again = index(root);
+        const report = await again.update();
+        if (report.unchanged !== NOTES) throw new Error(`expected ${NOTES} unchanged, got ${report.unchanged}`);
+        await again.dispose();
+      },
+      (round) => {
+        const when = new Date(Date.now() - (round + 1) * 60_000);
+        for (let i = 0; i < NOTES; i++) utimesSync(join(root, `folder${i % 25}`, `sub${i % 3}`, `note${i}.md`), when, when);
+      },
+    );
     return [
       { label: `read_note, ${CALLS} sequential calls, best of 5`, value: `${readMs.toFixed(0)} ms (${((readMs * 1000) / CALLS).toFixed(0)} µs/call)` },
-      { label: `no-op index pass, ${NOTES} notes (scan + read + hash), best of 5`, value: `${noopMs.toFixed(0)} ms` },
+      { label: `no-op index pass, ${NOTES} notes (nothing changed), best of 5`, value: `${noopMs.toFixed(0)} ms` },
+      { label: `index pass after every note's mtime changed (confined read + hash of ${NOTES} notes, nothing to embed), best of 5`, value: `${touchedMs.toFixed(0)} ms` },
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });
