@@ -22,8 +22,7 @@ import { settleWithin } from './gatewayContext';
 import { createCliIndex } from './indexContext';
 import { createLlmContext, type LlmContext } from './llmContext';
 import { terminalReviewer } from './terminalReview';
-import type { CliIo } from './main';
-import { acpProtection } from '../core/fs/kilnProtection';
+import type { CliIo } from './cliIo';
 
 export interface AgentContext {
   llm: LlmContext;

@@ -10,7 +10,7 @@ import { untrustedError } from './cliTrust';
 import { runAgentTurn } from './agentTurn';
 import type { CommonFlags } from './cliContext';
 import { UsageError } from './cliContext';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 import { terminalPermissionHost } from './terminalPermission';
 
 export async function askAgent(name: string, question: string, flags: CommonFlags & { json?: boolean; model?: string; system?: string; 'no-context'?: boolean }, io: CliIo): Promise<number> {

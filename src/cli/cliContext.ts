@@ -11,12 +11,12 @@ import { formatConfigProblem } from '../core/config/problem';
 import { HearthError } from '../core/errors';
 import { isLevelEnabled, effectiveLogLevel, Redactor } from '../core/logging/redactingLogger';
 import type { LogLevel } from '../core/host';
-import { registerConfigSecrets } from '../vscode/configSecrets';
+import { registerConfigSecrets } from '../core/config/configSecrets';
 import { CliHost } from './cliHost';
 import { blockingKeys, offerTrust, TRUST_NAME, trustedForThisRun, trustedFoldersFor, untrustedError, untrustedNote, type TrustNeeds } from './cliTrust';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 
 /** Flags every command accepts; commands add their own next to these. */
 export const COMMON_OPTIONS = {

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from '../core/config/load';
 import { protectedQuestion } from '../core/fs/writeGate';
 import type { Host } from '../core/host';
-import { Gateway } from '../core/gateway/gateway';
+import type { Gateway } from '../core/gateway/gateway';
 import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
 import { createKilnTools } from '../core/kiln/tools/kilnTools';
 import type { KilnTool } from '../core/kiln/tools/kilnTool';
@@ -9,7 +9,7 @@ import type { KilnIndex } from '../core/index/kilnIndex';
 import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { createCliContext, type CliContext, type CommonFlags } from './cliContext';
 import { createCliIndex } from './indexContext';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 
 export interface GatewayContext {
   cli: CliContext;

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KilnIndex } from '../core/index/kilnIndex';
 import type { CliContext } from './cliContext';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 
 /** Where the CLI keeps models fetched by local_cpu (the editor uses its global storage instead). */
 export function cliModelCacheDir(env: NodeJS.ProcessEnv): string {

@@ -17,7 +17,7 @@ import type { ProviderDeps } from '../core/llm/providerDeps';
 import type { LlmProvider, ProviderSettings } from '../core/llm/types';
 import { createCliContext, type CliContext, type CommonFlags } from './cliContext';
 import type { TrustNeeds } from './cliTrust';
-import type { CliIo } from './main';
+import type { CliIo } from './cliIo';
 
 export interface LlmContext {
   /** The shared CLI context (host, workspace root, config problems). */

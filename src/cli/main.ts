@@ -4,21 +4,10 @@
  */
 import { describeError, isHearthError } from '../core/errors';
 import { Redactor } from '../core/logging/redactor';
+import type { CliIo, CommandRunner } from './cliIo';
 import { redactingStream } from './redactingStream';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
 import { version } from '../../package.json';
-
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** The process's one redactor: main creates it, commands feed it every secret they resolve. */
-  redactor?: Redactor;
-}
-
-export type CommandRunner = (argv: string[], io: CliIo) => Promise<number>;
 
 interface CommandEntry {
   summary: string;

@@ -13,7 +13,7 @@ import { effectiveLogLevel, levelFilteredLogger, redactingLogger, Redactor } fro
 import { channelLogger } from './channelLogger';
 import { registerConfigCommands } from './configCommands';
 import { ConfigDiagnostics } from './configDiagnostics';
-import { registerConfigSecrets } from './configSecrets';
+import { registerConfigSecrets } from '../core/config/configSecrets';
 import { ConfigService } from './configService';
 import { registerTrustCodeActions, withheldNotifier } from './workspaceTrustUi';
 import { EditorHost } from './editorHost';

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import type { AgentDescriptor } from '../../core/agents/agentSession';
 import { COMMON_HELP, parseCommandLine } from '../cliContext';
 import { createAgentContext } from '../agentContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth agents [--history] [--json] [--workspace DIR]
 

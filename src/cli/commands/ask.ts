@@ -10,7 +10,7 @@ import { formatModelId } from '../../core/llm/modelId';
 import { switchModelChecked } from '../../core/llm/modelSwitch';
 import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createLlmContext } from '../llmContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 import { askAgent } from '../askAgent';
 import { formatSourcesForTerminal } from '../agentTurn';
 import { cliAutoContext } from '../cliAutoContext';

@@ -1,7 +1,7 @@
 import { toChangeRow } from '../../core/changes/changeRecord';
 import { createCliJournal } from '../changesContext';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth changes [--json] [--limit N] [--workspace DIR]
 

@@ -10,7 +10,7 @@ import { formatEffectiveConfig } from '../../core/config/describeConfig';
 import { maskConfigSecrets } from '../../core/config/maskSecrets';
 import { formatConfigProblem } from '../../core/config/problem';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth config [--json] [--workspace DIR]
        hearth config check [--json] [--workspace DIR]

@@ -5,7 +5,7 @@ import { GatewayStdioTransport } from '../../core/gateway/gatewayStdioTransport'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { COMMON_HELP, parseCommandLine, UsageError, type CommonFlags } from '../cliContext';
 import { createGatewayContext, settleWithin, type Confirmer } from '../gatewayContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth gateway [--http PORT] [--yes] [--workspace DIR]
 

@@ -1,7 +1,7 @@
 import type { IndexReport } from '../../core/index/indexer';
 import { COMMON_HELP, createCliContext, parseCommandLine, type CliContext } from '../cliContext';
 import { createCliIndex } from '../indexContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 
 const HELP = `Usage: hearth index [--force | --clear] [--json] [--workspace DIR]

@@ -2,7 +2,7 @@
 import { formatTable, modelRows } from '../../core/llm/modelTable';
 import { COMMON_HELP, parseCommandLine } from '../cliContext';
 import { createLlmContext } from '../llmContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth models [--json] [--refresh] [--workspace DIR]
 

@@ -1,7 +1,7 @@
 import { SEARCH_MODES, type SearchMode } from '../../core/index/searchResult';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
 import { createCliIndex } from '../indexContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 import { indexWithProgress } from './indexKiln';
 
 const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--chunks] [--json] [--workspace DIR]

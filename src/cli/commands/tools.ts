@@ -1,6 +1,6 @@
 import { COMMON_HELP, parseCommandLine } from '../cliContext';
 import { createGatewayContext } from '../gatewayContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth tools [--json] [--workspace DIR]
 

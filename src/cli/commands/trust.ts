@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { parseCommandLine, UsageError } from '../cliContext';
 import { trustedFoldersFor } from '../cliTrust';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth trust [PATH]            trust a folder (default: the current one) and its subfolders
        hearth trust --list           the trusted folders, one per line

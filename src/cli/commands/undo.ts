@@ -2,7 +2,7 @@ import { unifiedDiff } from '../../core/changes/changeDiff';
 import { applyUndo, newestTurn, planUndo, type UndoPlan } from '../../core/changes/undoChanges';
 import { createCliJournal } from '../changesContext';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
-import type { CliIo } from '../main';
+import type { CliIo } from '../cliIo';
 
 const HELP = `Usage: hearth undo [ID] [--yes] [--force] [--workspace DIR]
 

@@ -23,7 +23,7 @@ export const MAX_NOTE_LINKS = 500;
 
 // A path token: no spaces (a sentence's words are not a path), ends in .md, optional :line[-line].
 // Wiki links: [[target#heading|alias]] without brackets or newlines inside.
-const PATTERN = /\[\[([^\[\]\n|#]{1,300})(?:#[^\[\]\n|]{0,300})?(?:\|[^\[\]\n]{0,300})?\]\]|((?<![\p{L}\p{N}_/.:\\~-])[^\s`'"<>()[\]{}|*]{1,400}?\.md)(?::(\d{1,7})(?:-\d{1,7})?)?(?![\w/])/giu;
+const PATTERN = /\[\[([^[\]\n|#]{1,300})(?:#[^[\]\n|]{0,300})?(?:\|[^[\]\n]{0,300})?\]\]|((?<![\p{L}\p{N}_/.:\\~-])[^\s`'"<>()[\]{}|*]{1,400}?\.md)(?::(\d{1,7})(?:-\d{1,7})?)?(?![\w/])/giu;
 
 /** Whether `target` is a kiln-relative note path (never absolute, `..`, a URL or a scheme). */
 export function isKilnRelativeNotePath(target: string): boolean {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { maskConfigSecrets, MASKED_SECRET } from '../../../src/core/config/maskSecrets';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { isSecretFlag, REDACTED, Redactor, scrubForeign } from '../../../src/core/logging/redactor';
-import { registerConfigSecrets } from '../../../src/vscode/configSecrets';
+import { registerConfigSecrets } from '../../../src/core/config/configSecrets';
 
 test('URL userinfo and secret-named query values are fed; the rest of the URL is not', () => {
   const r = new Redactor();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { Redactor, REDACTED } from '../../../src/core/logging/redactingLogger';
-import { registerConfigSecrets } from '../../../src/vscode/configSecrets';
+import { registerConfigSecrets } from '../../../src/core/config/configSecrets';
 
 test('every secret the config reaches is redacted; harmless env values are not', async () => {
   const config = HearthConfigSchema.parse({

@@ -5,13 +5,12 @@
  * covered by its shape: URL userinfo and secret-named query values, `api_key` / `auth_header`,
  * secret-named `env` values, `{env:}` / `{secret:}` references anywhere, values after `--token`-style
  * `args`. Harmless literals (`MODE = "DEBUG"`) are not registered.
- * Free of the `vscode` import: the secret store is passed in, which keeps it unit-testable.
  */
-import { parseSecretReference, resolveSecret } from '../core/config/resolveSecret';
-import { HOSTED_OPENAI_COMPATIBLE_TYPES, PROVIDER_ENV } from '../core/config/providerTypes';
-import type { HearthConfig } from '../core/config/schema';
-import type { SecretStore } from '../core/host';
-import { isSecretName, type Redactor } from '../core/logging/redactor';
+import { parseSecretReference, resolveSecret } from './resolveSecret';
+import { HOSTED_OPENAI_COMPATIBLE_TYPES, PROVIDER_ENV } from './providerTypes';
+import type { HearthConfig } from './schema';
+import type { SecretStore } from '../host';
+import { isSecretName, type Redactor } from '../logging/redactor';
 
 /** `{env:X}` / `{secret:X}` anywhere in a value, e.g. `auth_header = "Bearer {env:TOKEN}"`. */
 const EMBEDDED_REF = /\{(env|secret):([^}]+)\}/g;
