@@ -18,6 +18,11 @@ export interface ConfinedRootOptions {
    * folders are always allowed when they stay inside: the descriptor check covers them.
    */
   followInnerFileLinks?: boolean;
+  /**
+   * Check descriptors through `/proc/self/fd` where it exists (default). False takes the portable
+   * check (device + inode against the real path) everywhere, so tests on Linux cover it too.
+   */
+  useProcFd?: boolean;
 }
 
 export interface ConfinedRead {
@@ -65,7 +70,7 @@ export class ConfinedRoot {
     readonly root: string,
     private readonly options: ConfinedRootOptions = {},
   ) {
-    this.anchor = new RootAnchor(root);
+    this.anchor = new RootAnchor(root, options.useProcFd ?? true);
   }
 
   /** The root's real path (the root itself may be reached through a link the user made). */

@@ -15,7 +15,11 @@ export const NONBLOCK = constants.O_NONBLOCK ?? 0;
 export class RootAnchor {
   private real: Promise<{ root: string; proc: boolean }> | undefined;
 
-  constructor(readonly root: string) {}
+  /** `useProcFd: false` takes the portable path even on Linux (tests of the macOS / Windows check). */
+  constructor(
+    readonly root: string,
+    private readonly useProcFd = true,
+  ) {}
 
   /** Opens the folder `segments` (creating missing ones when asked), each step checked inside. */
   async openDirAt(segments: readonly string[], create: boolean): Promise<OpenDir> {
@@ -106,7 +110,7 @@ export class RootAnchor {
     const attempt = (this.real ??= (async () => {
       const root = await realpath(this.root).catch((error) => Promise.reject(notFound(this.root, error)));
       let proc = false;
-      if (process.platform === 'linux') {
+      if (process.platform === 'linux' && this.useProcFd) {
         const handle = await open(root, constants.O_RDONLY | DIRECTORY);
         try {
           proc = (await readlink(`/proc/self/fd/${handle.fd}`).catch(() => '')) === root;

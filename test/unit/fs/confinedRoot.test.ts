@@ -13,7 +13,7 @@ import { WriteGate, type ProtectedWriteRequest } from '../../../src/core/fs/writ
 
 const code = (expected: string) => (error: unknown) => (error as ConfinedFileError).code === expected;
 
-describe('ConfinedRoot: reads and writes that never leave the root', () => {
+for (const useProcFd of [true, false]) describe(`ConfinedRoot (${useProcFd ? '/proc/self/fd check' : 'portable device+inode check'}): reads and writes that never leave the root`, () => {
   let base: string;
   let root: string;
   let outside: string;
@@ -32,7 +32,7 @@ describe('ConfinedRoot: reads and writes that never leave the root', () => {
     await symlink(join(root, 'notes', 'a.md'), join(root, 'link-in.md'));
     await symlink(join(root, 'notes'), join(root, 'notes-alias'));
     await symlink(join(outside, 'planted.md'), join(root, 'dangling.md'));
-    files = new ConfinedRoot(root);
+    files = new ConfinedRoot(root, { useProcFd });
   });
   after(() => rm(base, { recursive: true, force: true }));
 
@@ -58,7 +58,7 @@ describe('ConfinedRoot: reads and writes that never leave the root', () => {
   });
 
   test('the ACP flavour follows a file link only when it stays inside', async () => {
-    const workspace = new ConfinedRoot(root, { followInnerFileLinks: true });
+    const workspace = new ConfinedRoot(root, { followInnerFileLinks: true, useProcFd });
     assert.equal((await workspace.readText('link-in.md')).text, 'hello');
     await assert.rejects(workspace.read('link-out.md'), code('fs.link_escape'));
   });
