@@ -134,6 +134,12 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** Defaults to a free port. */
   port?: number;
+  /**
+   * Leave VS Code's Workspace Trust on (code-server starts without `--disable-workspace-trust`).
+   * The user-data-dir is fresh, so nothing is trusted yet: the folder opens in Restricted Mode
+   * after the startup trust prompt.
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -175,7 +181,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const out = openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     CODE_SERVER,
-    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...dirs, options.workspace],
+    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', ...dirs, options.workspace],
     // Its own process group, so stop() can end code-server, its extension host and their children together.
     { env, stdio: ['ignore', out, out], detached: true },
   );

@@ -1,0 +1,118 @@
+// End to end in a real VS Code (code-server + Chromium) WITH Workspace Trust on: a folder whose
+// .hearth/config.toml would start a stdio tool server (it writes a marker file when it starts)
+// opens in Restricted Mode. The server does not start, the Problems view says each gated key waits
+// for Workspace Trust; the global config's server runs all along. Trusting the folder through
+// "Manage Workspace Trust" starts the workspace server without a window reload.
+//
+// Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
+// is missing, a failure in CI.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { alive, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+
+const SERVER = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
+const skip = prerequisites();
+
+let scratch: ReturnType<typeof tempDir> | undefined;
+let codeServer: CodeServer | undefined;
+let workbench: Workbench | undefined;
+let page: Page;
+let workspaceMarker: string;
+let globalMarker: string;
+
+const gatewayItem = () => statusItem(page, 'hearth.gateway');
+const gatewayText = async () => (await gatewayItem().innerText()).trim();
+const problemRows = () => page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+/** `--tree FILE` makes the server write its pid (and its child's) to FILE as it starts: the marker. */
+const server = (name: string, prefix: string, marker: string) => `[[mcp.servers]]
+name = "${name}"
+prefix = "${prefix}"
+[mcp.servers.transport]
+type = "stdio"
+command = ${JSON.stringify(process.execPath)}
+args = [${JSON.stringify(SERVER)}, "--tree", ${JSON.stringify(marker)}]
+`;
+
+before(async () => {
+  if (skip) return;
+  scratch = tempDir('trust');
+  const ws = join(scratch.path, 'cloned');
+  const xdg = join(scratch.path, 'xdg-config');
+  mkdirSync(join(ws, '.hearth'), { recursive: true });
+  mkdirSync(join(xdg, 'hearth'), { recursive: true });
+  writeFileSync(join(ws, 'readme.md'), '# A cloned folder\n');
+  workspaceMarker = join(scratch.path, 'workspace-server-ran');
+  globalMarker = join(scratch.path, 'global-server-ran');
+  writeFileSync(join(xdg, 'hearth', 'config.toml'), server('mine', 'mine_', globalMarker));
+  writeFileSync(join(ws, '.hearth', 'config.toml'), `${server('theirs', 'theirs_', workspaceMarker)}\n[chat]\nendpoint = "http://127.0.0.1:9/v1"\n`);
+  codeServer = await startCodeServer({ workspace: ws, workspaceTrust: true, env: { XDG_CONFIG_HOME: xdg } });
+  workbench = await openBrowser(codeServer.url);
+  page = workbench.page;
+});
+
+after(async () => {
+  // The marker servers' own children: the tree pid files name them.
+  for (const marker of [workspaceMarker, globalMarker]) {
+    if (!marker || !existsSync(marker)) continue;
+    for (const pid of readFileSync(marker, 'utf8').split(' ').map(Number)) if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  await workbench?.close();
+  await codeServer?.stop();
+  scratch?.remove();
+});
+
+test('Restricted Mode: the workspace server waits (diagnostics say so), the global one runs; trusting starts it without a reload', { skip, timeout: 240_000 }, async () => {
+  // A fresh profile asks at startup; the user says no.
+  const no = page.locator('.monaco-dialog-box .monaco-button', { hasText: "No, I don't trust the authors" });
+  await no.waitFor({ timeout: 90_000 });
+  await screenshot(page, 'trust-startup-prompt');
+  await no.click();
+
+  // The global config's server runs in Restricted Mode; the workspace's does not.
+  await gatewayItem().waitFor({ timeout: 90_000 });
+  await until('the global server started', () => (existsSync(globalMarker) ? true : undefined), 60_000);
+  await until('the gateway showing 1/1', async () => ((await gatewayText()).includes('1/1') ? true : undefined), 60_000);
+  assert.equal(existsSync(workspaceMarker), false, 'the workspace server must not start in Restricted Mode');
+
+  // Each withheld key is a diagnostic on its line that says it waits for Workspace Trust.
+  await page.keyboard.press('Control+Shift+M');
+  const rows = await until('the trust diagnostics', async () => {
+    const all = await problemRows();
+    return all.some((r) => r.includes('mcp.servers[0]')) && all.some((r) => r.includes('chat.endpoint')) ? all : undefined;
+  }, 30_000);
+  const serverRow = rows.find((r) => r.includes('mcp.servers[0]'))!;
+  assert.match(serverRow, /waits for Workspace Trust/);
+  assert.match(serverRow, /\[Ln 1, Col 1\]/);
+  assert.match(rows.find((r) => r.includes('chat.endpoint'))!, /\[Ln 10, Col 1\]/);
+  await screenshot(page, 'trust-restricted');
+  // Nothing started meanwhile.
+  assert.equal(existsSync(workspaceMarker), false);
+  const pageLoads: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && pageLoads.push(frame.url()));
+
+  // Trust the folder through VS Code's own UI.
+  await runCommand(page, 'Workspaces: Manage Workspace Trust');
+  // The editor's primary button is "Trust" (its drop-down offers "Trust Parent").
+  const trust = page.locator('.workspace-trust-editor .monaco-button').filter({ hasText: /^Trust$/ }).first();
+  await trust.waitFor({ timeout: 30_000 }).catch(async (error) => {
+    await screenshot(page, 'trust-editor-missing');
+    throw error;
+  });
+  await screenshot(page, 'trust-editor');
+  await trust.click();
+
+  // The workspace server starts, with no window reload; the global one is still there.
+  await until('the workspace server started after trust', () => (existsSync(workspaceMarker) ? true : undefined), 60_000);
+  await until('the gateway showing 2/2', async () => ((await gatewayText()).includes('2/2') ? true : undefined), 60_000);
+  assert.deepEqual(pageLoads, [], 'the window did not reload');
+  const [globalPid] = readFileSync(globalMarker, 'utf8').split(' ').map(Number);
+  assert.ok(alive(globalPid), 'the global server kept running');
+  await page.keyboard.press('Control+Shift+M');
+  await until('the trust diagnostics gone', async () => ((await problemRows()).some((r) => r.includes('waits for Workspace Trust')) ? undefined : true), 30_000);
+  await gatewayItem().click();
+  await quickPickRows(page).filter({ hasText: 'theirs' }).first().waitFor();
+  await screenshot(page, 'trust-granted');
+});
