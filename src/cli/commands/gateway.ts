@@ -15,6 +15,9 @@ MCP client when it supports elicitation; otherwise they are refused while
 [cli].confirm_destructive is on, unless --yes is given. Writes to protected paths
 (.hearth/, agents/, rules files such as AGENTS.md, .git/, .vscode/, .claude/, CLAUDE.md, …)
 always ask the client, and are refused when it cannot be asked — --yes does not cover them.
+Over stdio a request (one line) may be up to 16 MB; larger and malformed ones are answered with a
+JSON-RPC error. Over HTTP a body may be up to 8 MB (413 past that); a session unused for 30 min is
+closed, and at most 64 are open.
 
       --http PORT      serve streamable HTTP on 127.0.0.1:PORT instead (0 = any free port); prints
                        the URL and a bearer token once
