@@ -146,7 +146,7 @@ export const McpServerSchema = z.strictObject({
   blocked_tools: z.array(nonEmpty).default([]).describe('Blacklist of glob patterns; wins over allowed_tools'),
   auto_reconnect: z.boolean().default(true),
   timeout_secs: positiveInt.default(30).describe('Tool call timeout'),
-  max_message_mb: positiveInt.default(64).describe('Largest message a stdio server may send, in MB; a larger one (or 100 non-JSON lines in a row) ends the connection, which reconnects with backoff'),
+  max_message_mb: positiveInt.default(64).describe('Largest message the server may send, in MB; a larger one (or, over stdio, 100 non-JSON lines in a row) ends the connection, which reconnects with backoff'),
 });
 
 export const McpSchema = z.strictObject({

@@ -185,6 +185,7 @@ export class Upstream {
         cwd: this.options.cwd,
         stopGraceMs: this.options.stopGraceMs,
         maxMessageBytes: this.config.max_message_mb * 1024 * 1024,
+        onTooLarge: () => this.dropped(gen, `it sent a message of more than ${this.config.max_message_mb} MB (max_message_mb = ${this.config.max_message_mb})`),
         onStderrLine: (line) => log.debug(`[mcp:${this.name}] ${line}`),
         onUnresolved: (key, reference) => log.warn(`[mcp:${this.name}] env ${key} = "${reference}" is not set; the server starts without it`),
       });

@@ -2,6 +2,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportConfig } from '../config/schema';
+import { boundedFetch } from './boundedFetch';
 import { ProcessTransport } from './processTransport';
 
 /** Resolves `{env:VAR}` / `{secret:NAME}` references in config values (config/resolveSecret.ts). */
@@ -15,8 +16,10 @@ export interface TransportContext {
   /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM. */
   stopGraceMs?: number;
   onStderrLine?: (line: string) => void;
-  /** The largest message a stdio server may send (`max_message_mb` in bytes). */
+  /** The largest message a server may send (`max_message_mb` in bytes). */
   maxMessageBytes?: number;
+  /** A remote server sent a message over `maxMessageBytes` (a stdio one reports it as its transport's `broken`). */
+  onTooLarge?: (bytes: number) => void;
   /** A reference in `env` that resolved to nothing (the variable is left unset). */
   onUnresolved?: (key: string, reference: string) => void;
 }
@@ -51,7 +54,8 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
       }
       const url = new URL(config.url);
       const requestInit: RequestInit = { headers };
-      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      const fetch = ctx.maxMessageBytes ? boundedFetch(ctx.maxMessageBytes, (bytes) => ctx.onTooLarge?.(bytes)) : undefined;
+      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
     }
   }
 }

@@ -13,7 +13,7 @@ import { Gateway } from '../../../src/core/gateway/gateway';
 import { GatewayError } from '../../../src/core/gateway/gatewayErrors';
 import { JsonRpcLineReader } from '../../../src/core/gateway/jsonRpcLines';
 import { MAX_BAD_LINES } from '../../../src/core/gateway/processTransport';
-import { everythingStdio, FILESYSTEM, serverConfig, tempDir, testGatewayOptions, textOf, waitFor } from '../gateway/helpers';
+import { everythingStdio, FILESYSTEM, freePort, serverConfig, startEverythingHttp, stopChild, tempDir, testGatewayOptions, textOf, waitFor } from '../gateway/helpers';
 
 const NOISY = join(import.meta.dirname, 'fixtures', 'noisyServer.mjs');
 const MB = 1024 * 1024;
@@ -76,3 +76,26 @@ test('the line reader holds at most max bytes of an oversize line, skips it, and
   assert.deepEqual(events.map((e) => e.kind), ['oversize', 'message', 'not-json', 'invalid']);
   assert.equal(reader.buffered, 0);
 });
+
+for (const mode of ['streamableHttp', 'sse'] as const) {
+  test(`a remote (${mode}) tool result over max_message_mb fails that call and the upstream reconnects`, { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const server = await startEverythingHttp(mode, port);
+    const gateway = new Gateway(testGatewayOptions());
+    try {
+      const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
+      await gateway.applyConfig([serverConfig({ name: 'remote', prefix: 'r_', max_message_mb: 1, timeout_secs: 60, allowed_tools: ['echo'], transport: { type: mode === 'sse' ? 'sse' : 'http', url } })]);
+      assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
+      await assert.rejects(gateway.callTool('r_echo', { message: 'y'.repeat(1.5 * MB) }), (error: GatewayError) => {
+        assert.equal(error.code, 'upstream-down');
+        assert.match(error.message, /more than 1 MB \(max_message_mb = 1\)/);
+        return true;
+      });
+      await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 60_000, 'the remote upstream to reconnect');
+      assert.match(textOf(await gateway.callTool('r_echo', { message: 'small again' })), /small again/);
+    } finally {
+      await gateway.stop();
+      await stopChild(server);
+    }
+  });
+}
