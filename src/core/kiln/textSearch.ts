@@ -20,13 +20,10 @@ export interface LineMatch {
  * The one text search over the notes themselves (no index needed), for `hearth search --mode text`,
  * the editor and the `text_search` tool: a literal (case-insensitive) or, written as
  * `/pattern/flags`, a regular expression, matched line by line. Matches come in path and line
- * order, at most `limit`. `regex: false` reads `/…/` literally: a model's tool call must not hand
- * the search a pattern that could backtrack for minutes.
+ * order, at most `limit`. Patterns run on re2js (linear time), so a model's tool call can use them too.
  */
-export async function textSearch(
-  kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal, options: { regex?: boolean } = {},
-): Promise<LineMatch[]> {
-  const matches = lineMatcher(query, options.regex ?? true);
+export async function textSearch(kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal): Promise<LineMatch[]> {
+  const matches = lineMatcher(query);
   const results: LineMatch[] = [];
   await walkNotes(kiln, scope, () => results.length >= limit, (note) => {
     if (!note.lines.some(matches)) return;
@@ -60,8 +57,8 @@ const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2J
  * features that need backtracking — backreferences and lookaround — which are refused with a clear
  * error. Flags i, s, m apply; g, y, u, d change nothing for a line test.
  */
-function lineMatcher(query: string, allowRegex: boolean): (line: string) => boolean {
-  const regex = allowRegex ? /^\/(.+)\/([a-z]*)$/s.exec(query) : null;
+function lineMatcher(query: string): (line: string) => boolean {
+  const regex = /^\/(.+)\/([a-z]*)$/s.exec(query);
   if (regex) {
     let flags = 0;
     for (const flag of regex[2]) {

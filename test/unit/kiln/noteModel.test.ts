@@ -88,8 +88,10 @@ test('the kiln tools give the rules’ answer', async () => {
   for (const wrong of ['caf', 'not-a-tag', 'nope', '2024']) assert.equal((await json('property_search', { properties: { tags: wrong } })).count, 0, wrong);
   const text = await json('text_search', { query: 'ember-lantern', folder: 'notes' });
   assert.deepEqual(text.matches, [{ path: 'notes/overview.md', line: 5, text: 'Opening words about the ember-lantern.' }]);
-  // The tool reads `/…/` literally: a model cannot hand the search a pattern to backtrack on.
-  assert.equal((await json('text_search', { query: '/(a+)+$/' })).count, 0);
+  // One query syntax: the tool takes `/pattern/` like hearth search --mode text (linear-time engine).
+  assert.deepEqual((await json('text_search', { query: '/EMBER-LAN+TERN\\./i' })).matches.map((m: { line: number }) => m.line), [5]);
+  const refused = await tools.get('text_search')!.call({ query: '/(a)\\1/' });
+  assert.ok(refused.isError && /backreferences/.test((refused.content[0] as { text: string }).text));
 });
 
 test('the index gives the same answer (indexed title, text and property modes)', async () => {

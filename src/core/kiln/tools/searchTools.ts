@@ -12,16 +12,16 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
   const textSearchTool = defineKilnTool({
     name: 'text_search',
     title: 'Text search',
-    description: 'Find notes containing a text (case-insensitive, literal). Returns matching lines with their line numbers.',
+    description: 'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). Returns matching lines with their line numbers.',
     schema: z.strictObject({
-      query: z.string().min(1).describe('Text to look for'),
+      query: z.string().min(1).describe('Text to look for, or /pattern/flags'),
       folder: z.string().optional().describe('Only search this folder (relative to the kiln)'),
       limit: limitSchema(20),
     }),
     annotations: READ_ONLY,
     async handler(args, signal) {
       const folder = args.folder ? (await resolveKilnPath(ctx.kilnRoot, args.folder)).relative : '';
-      const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.limit ?? 20, signal, { regex: false });
+      const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.limit ?? 20, signal);
       const matches = lines.map((hit) => ({ path: hit.path, line: hit.line, text: hit.text.trim().slice(0, 300) }));
       return jsonResult({ query: args.query, count: matches.length, matches });
     },
