@@ -44,7 +44,6 @@ async function freePort() {
   });
 }
 
-if (!existsSync(join(repo, 'node_modules'))) run('npm', ['install']);
 
 if (onPath('code') && !process.env.HEARTH_LAUNCH_CODE_SERVER) {
   run('npm', ['run', 'build', '--silent']);
