@@ -36,6 +36,17 @@ export function normalizeRunnerHost(value: string): string | undefined {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * The runner host the environment names (`LOCAL_RUNNER_HOST`, then `OLLAMA_HOST`), normalized the one
+ * way; undefined when neither is set or the value is not a host. Config applies it to every runner
+ * without an endpoint; providers and embedders built outside a loaded config (a model switched to at
+ * run time) fall back to it through here, never by reading the variables themselves.
+ */
+export function runnerHostFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const hostVar = firstSet(env, PROVIDER_ENV.local_runner_host);
+  return hostVar ? normalizeRunnerHost(env[hostVar]!) : undefined;
+}
+
 export function applyEnvOverrides(config: HearthConfig, sources: Map<string, ConfigSource>, env: NodeJS.ProcessEnv, problems: ConfigProblem[]): void {
   const kilnVar = firstSet(env, PROVIDER_ENV.kiln_path);
   if (kilnVar) {

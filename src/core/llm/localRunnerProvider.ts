@@ -7,7 +7,8 @@
 import { modelKind } from './modelKind';
 import { randomUUID } from 'node:crypto';
 import { Ollama, type ShowResponse } from 'ollama';
-import { LLM_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../config/providerTypes';
+import { runnerHostFromEnv } from '../config/envOverrides';
+import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
 import { resolveApiKey } from './apiKey';
 import { OllamaStreamAssembler, toOllamaMessages, toOllamaTools } from './ollamaConvert';
 import { modelParameterBillions } from './modelSize';
@@ -29,8 +30,7 @@ interface ModelMetadata {
 export function localRunnerHost(settings: ProviderSettings, env: NodeJS.ProcessEnv): string {
   const fallback = LLM_PROVIDER_DEFAULTS.local_runner.endpoint!;
   if (settings.endpoint && settings.endpoint !== fallback) return settings.endpoint;
-  for (const name of PROVIDER_ENV.local_runner_host) if (env[name]) return env[name]!;
-  return fallback;
+  return runnerHostFromEnv(env) ?? fallback;
 }
 
 /** The `<arch>.context_length` entry of `/api/show`'s model_info (a plain object on the wire). */

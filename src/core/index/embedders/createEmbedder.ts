@@ -2,6 +2,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { EmbeddingConfig } from '../../config/schema.js';
 import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes.js';
+import { runnerHostFromEnv } from '../../config/envOverrides.js';
 import { resolveSecret } from '../../config/resolveSecret.js';
 import type { Progress, SecretStore } from '../../host.js';
 import { Redactor } from '../../logging/redactor.js';
@@ -82,7 +83,7 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
       }
       case 'local_runner': {
         const { OllamaEmbedder } = await import('./ollamaEmbedder.js');
-        const host = config.api_url ?? deps.env.LOCAL_RUNNER_HOST ?? deps.env.OLLAMA_HOST ?? defaults.apiUrl!;
+        const host = config.api_url ?? runnerHostFromEnv(deps.env) ?? defaults.apiUrl!;
         return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`, deps.redactor);
       }
       case 'cloud_a':

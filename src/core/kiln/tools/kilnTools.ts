@@ -1,3 +1,4 @@
+import { ProcessingSchema } from '../../config/schema';
 import { ConfinedRoot } from '../../fs/confinedRoot';
 import { ProtectedPaths } from '../../fs/protectedPaths';
 import { WriteGate } from '../../fs/writeGate';
@@ -32,8 +33,9 @@ export function createKilnTools(ctx: KilnToolContext, options: { readOnly?: bool
 export function bindKilnContext(ctx: KilnToolContext): BoundKilnContext {
   const files = ctx.files ?? new ConfinedRoot(ctx.kilnRoot);
   const gate = ctx.gate ?? kilnWriteGate(ctx, files);
-  // Searches and reads follow the index's rules; 1024 KB is the schema's default for a context built without config (tests).
-  return { ...ctx, files, gate, scanRules: { exclude: [...(ctx.exclude ?? [])], max_file_size_kb: ctx.maxFileSizeKb ?? 1024 } };
+  // Searches and reads follow the index's rules; a context built without config (tests) gets the schema's defaults.
+  const defaults = ProcessingSchema.parse({});
+  return { ...ctx, files, gate, scanRules: { exclude: [...(ctx.exclude ?? defaults.exclude)], max_file_size_kb: ctx.maxFileSizeKb ?? defaults.max_file_size_kb } };
 }
 
 /** The kiln's write gate: protected paths from the context, asked through the host (refused where it cannot ask). */

@@ -16,7 +16,7 @@ export async function readNoteText(ctx: BoundKilnContext, path: string): Promise
   const where = await resolveKilnPath(ctx.kilnRoot, path);
   if (!isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note`);
   try {
-    const read = await ctx.files.readText(where.relative, { maxBytes: (ctx.maxFileSizeKb ?? 1024) * 1024 });
+    const read = await ctx.files.readText(where.relative, { maxBytes: ctx.scanRules.max_file_size_kb * 1024 });
     return { where, text: read.text, bytes: read.bytes, size: read.size, modified: read.modified };
   } catch (error) {
     throw asKilnToolError(error, path);
