@@ -24,6 +24,8 @@ export class ChatApp {
   private models: string[] = [];
   private readonly turns = new Map<string, TurnView>();
   private readonly permissionTurns = new Map<string, string>();
+  /** Notices since the conversation last moved on. */
+  private notices: HTMLElement[] = [];
   private readonly agentButton: HTMLButtonElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly historyButton: HTMLButtonElement;
@@ -41,10 +43,13 @@ export class ChatApp {
     this.agentButton.classList.add('agent-button');
     this.modelButton = this.button('', 'Switch the model (:model)', () => post({ type: 'command', name: 'model' }));
     this.modelButton.classList.add('model-button');
-    this.historyButton = this.button('History', 'Saved conversations', () => this.toggleHistory());
-    this.historyButton.classList.add('history-button');
-    const newChat = this.button('New', 'New chat (:new)', () => post({ type: 'newChat' }));
-    newChat.classList.add('new-chat');
+    // Icons with tooltips (and accessible names): the header fits the default side bar width.
+    this.historyButton = this.button('☰', 'History: saved conversations', () => this.toggleHistory());
+    this.historyButton.classList.add('history-button', 'icon-button');
+    this.historyButton.setAttribute('aria-label', 'History');
+    const newChat = this.button('+', 'New chat, same agent (:new)', () => post({ type: 'newChat' }));
+    newChat.classList.add('new-chat', 'icon-button');
+    newChat.setAttribute('aria-label', 'New chat');
     header.append(this.agentButton, this.modelButton, el(doc, 'span', 'spacer'), this.historyButton, newChat);
     this.overlay = el(doc, 'div', 'overlay');
     this.messages = el(doc, 'main', 'messages');
@@ -75,6 +80,7 @@ export class ChatApp {
       case 'state':
         return this.render(message.state);
       case 'turnStart': {
+        this.notices = []; // the conversation moved on: earlier notices stay where they are, until the next redraw
         if (this.state) this.state.busy = true;
         this.composer.setBusy(true);
         const existing = this.turns.get(message.turnId);
@@ -116,7 +122,7 @@ export class ChatApp {
       case 'searchResults':
         return this.composer.showSearchResults(message.query, message.hits, message.error);
       case 'notice':
-        return this.notice(message.level, message.text);
+        return this.notice(message.level, message.text, message.items);
       case 'focusInput':
         return this.composer.focus();
       case 'sources':
@@ -125,10 +131,13 @@ export class ChatApp {
   }
 
   private render(state: ChatState): void {
+    if (this.state?.conversation.id !== state.conversation.id) this.notices = [];
     const conversationChanged = this.state?.conversation.id !== state.conversation.id || this.state.conversation.turns.length !== state.conversation.turns.length || this.state.settings.enableMarkdown !== state.settings.enableMarkdown;
     this.state = state;
-    this.agentButton.textContent = `Agent: ${state.activeAgent ?? 'choose…'}`;
+    this.agentButton.textContent = state.activeAgent ?? 'Choose agent…';
+    this.agentButton.title = `Agent: ${state.activeAgent ?? 'none yet'} — choose the agent (:agent)`;
     this.modelButton.textContent = state.model;
+    this.modelButton.title = `Model: ${state.model} — switch the model (:model)`;
     this.composer.setBusy(state.busy);
     this.composer.setAttachments(state.attachments);
     this.renderOverlay();
@@ -149,6 +158,7 @@ export class ChatApp {
       if (turn.sources) view.setSources(turn.sources);
       this.messages.append(view.element);
     }
+    this.messages.append(...this.notices);
     this.scroll();
     // Again once laid out: a restored conversation opens at its end, where one continues it.
     this.options.schedule?.(() => this.scroll());
@@ -200,9 +210,18 @@ export class ChatApp {
     return view;
   }
 
-  private notice(level: 'info' | 'error', text: string): void {
-    const notice = el(this.doc, 'div', `notice ${level}`, text);
+  private notice(level: 'info' | 'error', text: string, items?: string[]): void {
+    const notice = el(this.doc, 'div', `notice ${level}`);
+    notice.append(el(this.doc, 'div', 'notice-text', text));
+    if (items?.length) {
+      const list = el(this.doc, 'ul', 'notice-items');
+      for (const item of items) list.append(el(this.doc, 'li', '', item));
+      notice.append(list);
+    }
     if (level === 'error') notice.setAttribute('role', 'alert');
+    // Kept until the conversation moves on (a new turn, another conversation): a state update
+    // that redraws the turns puts them back.
+    this.notices.push(notice);
     this.messages.append(notice);
     this.scroll();
   }

@@ -98,9 +98,14 @@ export class Composer {
     else if (hits.length === 0) this.searchResults.append(el(doc, 'li', 'muted', `Nothing found for "${query}".`));
     for (const hit of hits) {
       const row = el(doc, 'li', 'hit');
-      const attach = this.button('Attach', `Attach ${hit.path}`, () =>
-        this.options.post({ type: 'attachHit', path: hit.path, ...(hit.startLine ? { startLine: hit.startLine } : {}), ...(hit.endLine ? { endLine: hit.endLine } : {}) }),
-      );
+      const attach = this.button('Attach', `Attach ${hit.path}`, () => {
+        this.options.post({ type: 'attachHit', path: hit.path, ...(hit.startLine ? { startLine: hit.startLine } : {}), ...(hit.endLine ? { endLine: hit.endLine } : {}) });
+        // Used: the search closes and typing goes on in the message.
+        this.toggleSearch(false);
+        this.searchInput.value = '';
+        this.searchResults.replaceChildren();
+        this.input.focus();
+      });
       row.append(el(doc, 'span', 'hit-title', hit.title ?? hit.path), el(doc, 'span', 'muted', ` ${formatAttachment(hit)}${hit.heading ? ` · ${hit.heading}` : ''}`), el(doc, 'div', 'hit-snippet', hit.snippet), attach);
       this.searchResults.append(row);
     }

@@ -13,7 +13,9 @@ export function renderHistory(doc: Document, items: ConversationSummary[], curre
     row.dataset.conversationId = item.id;
     const open = el(doc, 'button', 'history-open') as HTMLButtonElement;
     open.type = 'button';
-    open.append(el(doc, 'span', 'history-title', item.title), el(doc, 'span', 'muted', ` ${item.agent ? `${item.agent} · ` : ''}${item.turns} message${item.turns === 1 ? '' : 's'} · ${new Date(item.updatedAt).toLocaleString()}`));
+    // Date first: two conversations that began with the same words still read differently.
+    open.title = `${item.title} — ${new Date(item.updatedAt).toLocaleString()}`;
+    open.append(el(doc, 'span', 'history-date', `${shortDate(item.updatedAt)} · `), el(doc, 'span', 'history-title', item.title), el(doc, 'span', 'muted', ` · ${item.agent ? `${item.agent} · ` : ''}${item.turns} message${item.turns === 1 ? '' : 's'}`));
     open.addEventListener('click', () => onOpen(item.id));
     const remove = el(doc, 'button', 'icon history-delete', '✕') as HTMLButtonElement;
     remove.type = 'button';
@@ -25,4 +27,10 @@ export function renderHistory(doc: Document, items: ConversationSummary[], curre
   }
   section.append(list);
   return section;
+}
+
+/** `Nov 24, 14:05`: short enough for a side bar, enough to tell conversations apart. */
+function shortDate(ms: number): string {
+  const date = new Date(ms);
+  return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}`;
 }

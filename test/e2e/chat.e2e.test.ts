@@ -132,7 +132,7 @@ test('open the chat, pick the agent, streamed markdown, :model in the status bar
   const card = chat().locator('.agent-card[data-agent="kiln"]');
   await card.waitFor({ timeout: 60_000 });
   await card.click();
-  await chat().locator('.agent-button', { hasText: 'Agent: kiln' }).waitFor();
+  await chat().locator('.agent-button', { hasText: 'kiln' }).waitFor();
   await statusShows('hearth.agentStatus', 'kiln');
 
   await send('KEY-hello what do tomatoes need?');

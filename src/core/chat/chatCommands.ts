@@ -18,24 +18,27 @@ export interface ChatModels {
 
 /** What a command may do to the panel (implemented by ChatController). */
 export interface ChatCommandTarget {
-  notice(level: 'info' | 'error', text: string): void;
+  /** A line from Hearth; `items` are shown as a list under it (wraps at any width). */
+  notice(level: 'info' | 'error', text: string, items?: string[]): void;
   showPicker(): Promise<void>;
   pickAgent(name: string): Promise<void>;
   clear(): Promise<void>;
   newChat(): Promise<void>;
 }
 
+export const CHAT_HELP_TITLE = 'Commands';
+
+/** One entry per command: what to type, then what it does. */
 export const CHAT_HELP = [
-  'Commands:',
-  '  :model                 open the model switcher',
-  '  :model provider/model  switch model for this session (:model name keeps the provider)',
-  '  :models                list every configured provider\'s models',
-  '  :agent                 choose an agent;  :agent name  switch to it',
-  '  :clear                 empty this conversation',
-  '  :new                   start a new conversation',
-  '  :help                  this list',
-  'Keys: Enter sends, Shift+Enter adds a line, ↑ recalls what you sent, Tab completes a command.',
-].join('\n');
+  ':model — open the model switcher',
+  ':model provider/model — switch the model for this session (:model name keeps the provider)',
+  ':models — every configured provider\'s chat models',
+  ':agent — choose an agent; :agent name switches to it',
+  ':clear — empty this conversation',
+  ':new — start a new conversation',
+  ':help — this list',
+  'Keys: Enter sends, Shift+Enter adds a line, ↑ recalls what you sent, Tab completes a command; @ or [[ mentions a note.',
+];
 
 export async function runChatCommand(target: ChatCommandTarget, models: ChatModels, name: ChatCommandName, arg: string): Promise<void> {
   switch (name) {
@@ -50,8 +53,8 @@ export async function runChatCommand(target: ChatCommandTarget, models: ChatMode
     case 'models': {
       const { ids, errors } = await models.list();
       const current = models.currentId();
-      const lines = ids.map((id) => `${id === current ? '* ' : '  '}${id}`);
-      return target.notice('info', [`Models (* = active: ${current}):`, ...(lines.length ? lines : ['  (none listed)']), ...errors.map((e) => `  ! ${e}`)].join('\n'));
+      const items = ids.map((id) => (id === current ? `${id} (active)` : id));
+      return target.notice('info', `Models — active: ${current}`, [...(items.length ? items : ['(none listed)']), ...errors.map((e) => `unavailable: ${e}`)]);
     }
     case 'agent':
       return arg ? target.pickAgent(arg) : target.showPicker();
@@ -60,6 +63,6 @@ export async function runChatCommand(target: ChatCommandTarget, models: ChatMode
     case 'new':
       return target.newChat();
     case 'help':
-      return target.notice('info', CHAT_HELP);
+      return target.notice('info', CHAT_HELP_TITLE, CHAT_HELP);
   }
 }

@@ -15,6 +15,7 @@ import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH,
 import type { HistoryStore } from './historyStore';
 import { PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
 import type { AutoContext } from './autoContext';
+import { editorRemedy } from './editorRemedies';
 import { PermissionBroker } from './permissionBroker';
 import { SourceList } from './sources';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
@@ -210,9 +211,10 @@ export class ChatController {
   async newChat(): Promise<void> {
     await this.stop();
     await this.agentSession.end();
-    const agent = this.deps.settings().lazyAgentSelection ? undefined : this.conversation.agent;
+    // "New" keeps the agent picked for this panel; the picker shows only while none was picked.
+    const agent = this.conversation.agent;
     this.conversation = newConversation(this.newId(), this.now(), agent);
-    this.pickerWanted = this.deps.settings().lazyAgentSelection;
+    this.pickerWanted = this.deps.settings().lazyAgentSelection && !agent;
     this.attachments.clear();
     this.fireAgent();
     this.postState();
@@ -248,8 +250,8 @@ export class ChatController {
     this.postState();
   }
 
-  notice(level: 'info' | 'error', text: string): void {
-    this.deps.post({ type: 'notice', level, text });
+  notice(level: 'info' | 'error', text: string, items?: string[]): void {
+    this.deps.post({ type: 'notice', level, text, ...(items ? { items } : {}) });
   }
 
   /** The session's model changed (anywhere: status bar, palette, `:model`). */
@@ -291,7 +293,10 @@ export class ChatController {
     const seen: AgentEvent[] = [];
     let contextRefs: AttachmentRef[] = [];
     const emit = (raw: AgentEvent) => {
-      const event = this.deps.redactor?.redactDeep(raw) ?? raw;
+      const redacted = this.deps.redactor?.redactDeep(raw) ?? raw;
+      // One remedy per error box, in the editor's words (commands, not CLI).
+      const remedy = redacted.type === 'error' ? editorRemedy(redacted.code) : undefined;
+      const event: AgentEvent = remedy && redacted.type === 'error' ? { ...redacted, remedy } : redacted;
       seen.push(event);
       appendEvent(turn.events, event);
       this.deps.post({ type: 'event', turnId: turn.id, event });

@@ -59,7 +59,7 @@ export type HostMessage =
   | { type: 'attachments'; attachments: AttachmentRef[] }
   | { type: 'searchResults'; query: string; hits: SearchHitView[]; error?: string }
   /** A line from Hearth itself (`:help`, `:models`, a switch), shown in the conversation, not saved. */
-  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | { type: 'notice'; level: 'info' | 'error'; text: string; items?: string[] }
   | { type: 'focusInput' }
   /** The notes a finished turn drew on (also saved on the turn). */
   | { type: 'sources'; turnId: string; sources: Source[] };

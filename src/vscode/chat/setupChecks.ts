@@ -3,6 +3,7 @@
  * runner answer, is there an index. Each reports in a notification with what to do next; the
  * walkthrough marks its step done when the command ran.
  */
+import { runnerReport } from '../../core/llm/runnerCheck';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -38,10 +39,12 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
       const runners = runtime.selection.providers().filter((p) => p.type === 'local_runner');
       if (runners.length === 0) return void vscode.window.showInformationMessage('Hearth: no local runner is configured; chat uses ' + runtime.selection.currentId());
       const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hearth: asking the local runner' }, () => runtime.catalog.list({ refresh: true }));
-      const lines = listing
-        .filter((entry) => runners.some((r) => r.name === entry.provider))
-        .map((entry) => (entry.error ? `${entry.provider} (${entry.endpoint ?? ''}): ${entry.error.message}` : `${entry.provider} (${entry.endpoint ?? ''}) answers with ${entry.models.length} model${entry.models.length === 1 ? '' : 's'}: ${entry.models.slice(0, 5).map((m) => m.id).join(', ')}`));
-      const failed = listing.some((entry) => entry.error && runners.some((r) => r.name === entry.provider));
+      const reports = listing.flatMap((entry) => {
+        const runner = runners.find((r) => r.name === entry.provider);
+        return runner ? [runnerReport(entry, runner.model)] : [];
+      });
+      const lines = reports.map((r) => r.line);
+      const failed = reports.some((r) => r.problem);
       void (failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Hearth: ${lines.join('; ')}`);
     }),
     vscode.commands.registerCommand(SETUP_COMMANDS.checkIndex, async () => {

@@ -10,6 +10,7 @@ import { LlmRuntime } from '../../../src/core/llm/llmRuntime';
 import { modelKind } from '../../../src/core/llm/modelKind';
 import { closestProviders, switchModelChecked } from '../../../src/core/llm/modelSwitch';
 import { modelRows } from '../../../src/core/llm/modelTable';
+import { runnerReport } from '../../../src/core/llm/runnerCheck';
 import { closedPort, startMockLlm, type MockLlm } from './mockLlm';
 
 let server: MockLlm;
@@ -85,4 +86,18 @@ test('embedding models are marked in the listing and its rows', async () => {
   assert.equal(modelKind('all-MiniLM-L6-v2'), 'embedding');
   assert.equal(modelKind('gpt-4o-mini'), 'chat');
   assert.equal(modelKind('gemma3:4b'), 'chat');
+});
+
+test('Check Local Runner: a runner that answers without the configured model is a problem naming it; embedding models are not chat models', async () => {
+  const r = await runtime();
+  const [local] = await r.catalog.list();
+  const ok = runnerReport(local!, 'qwen2.5:0.5b');
+  assert.equal(ok.problem, false);
+  assert.match(ok.line, /answers with 3 chat models: llama3\.2:latest, qwen2\.5:0\.5b, vendor\/model-x; the configured "qwen2\.5:0\.5b" is there/);
+  const missing = runnerReport(local!, 'mistral:7b');
+  assert.equal(missing.problem, true);
+  assert.match(missing.line, /the configured model "mistral:7b" is not installed there .*"Hearth: Switch Model"/);
+  const down = await runtime(`http://127.0.0.1:${await closedPort()}`);
+  const [gone] = await down.catalog.list();
+  assert.equal(runnerReport(gone!, 'qwen2.5:0.5b').problem, true);
 });

@@ -175,7 +175,7 @@ test('Enter sends, Shift+Enter does not, ↑ recalls; `:` commands complete and 
 
 test('the agent picker lists internal and external agents, disables unavailable ones with why, and posts the pick', () => {
   const { $, doc, sent, app, state } = setup({ showPicker: true, activeAgent: undefined });
-  assert.equal($('.agent-button').textContent, 'Agent: choose…');
+  assert.equal($('.agent-button').textContent, 'Choose agent…');
   const cards = [...doc.querySelectorAll<HTMLButtonElement>('.agent-card')];
   assert.deepEqual(
     cards.map((c) => c.dataset.agent),
@@ -187,7 +187,8 @@ test('the agent picker lists internal and external agents, disables unavailable 
   assert.deepEqual(sent.at(-1), { type: 'pickAgent', name: 'kiln' });
   app.receive({ type: 'state', state: { ...state, showPicker: false, activeAgent: 'kiln' } });
   assert.equal(doc.querySelector('.agent-picker'), null);
-  assert.equal($('.agent-button').textContent, 'Agent: kiln');
+  assert.equal($('.agent-button').textContent, 'kiln');
+  assert.match($('.agent-button').title, /^Agent: kiln — choose the agent/);
 });
 
 test('a restored conversation renders from its saved events; history lists conversations to open or delete', () => {
@@ -232,6 +233,38 @@ test('attachments: chips with remove, attach the active note, search hits to att
   assert.match(hit.textContent!, /Beans garden\/beans\.md:4-9 · Sowing/);
   hit.querySelector<HTMLButtonElement>('button')!.click();
   assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'garden/beans.md', startLine: 4, endLine: 9 });
+  assert.equal($('.composer .search').hidden, true, 'the note search closes after use');
+  assert.equal(doc.activeElement, app.input, 'typing goes on in the message');
   app.receive({ type: 'searchResults', query: 'zzz', hits: [], error: 'Search is not available yet: build the index first.' });
   assert.match(doc.querySelector('.search-results')!.textContent!, /build the index first/);
+});
+
+test(':help as a list; notices stay through state updates until the conversation moves on', () => {
+  const { app, doc, state } = setup();
+  app.receive({ type: 'notice', level: 'info', text: 'Commands', items: [':model — open the model switcher', ':new — start a new conversation'] });
+  const notice = () => doc.querySelector('.messages .notice');
+  assert.equal(notice()!.querySelector('.notice-text')!.textContent, 'Commands');
+  assert.deepEqual([...notice()!.querySelectorAll('.notice-items li')].map((li) => li.textContent), [':model — open the model switcher', ':new — start a new conversation']);
+  // A config change re-sends the state: the notice is still there.
+  app.receive({ type: 'state', state: { ...state, model: 'cloud/gpt-4o-mini' } });
+  assert.ok(notice(), 'kept through a state update');
+  // The conversation moves on: a new turn, then the state after it, no longer shows it.
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
+  app.receive({ type: 'turnEnd', turnId: 't1' });
+  app.receive({ type: 'state', state: { ...state, conversation: { ...state.conversation, turns: [{ id: 't1', text: 'hi', attachments: [], events: [], status: 'done' }] } } });
+  assert.equal(notice(), null);
+});
+
+test('history rows start with the date, so conversations with the same first words differ', () => {
+  const { app, $, state } = setup();
+  const day = (d: number) => Date.UTC(2026, 10, d, 12, 0);
+  app.receive({ type: 'state', state: { ...state, history: [
+    { id: 'a', title: 'How do tomatoes grow?', updatedAt: day(20), turns: 2 },
+    { id: 'b', title: 'How do tomatoes grow?', updatedAt: day(23), turns: 1 },
+  ] } });
+  $<HTMLButtonElement>('.history-button').click();
+  const rows = [...$('.history-list').querySelectorAll('.history-open')].map((b) => b.textContent!);
+  assert.equal(rows.length, 2);
+  assert.notEqual(rows[0], rows[1]);
+  for (const row of rows) assert.match(row, /^Nov 2\d, \d\d:\d\d( [AP]M)? · How do tomatoes grow\?/);
 });
