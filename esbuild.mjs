@@ -1,6 +1,6 @@
 // One build script, one entry per runtime: the extension host, the CLI, the webview.
 import * as esbuild from 'esbuild';
-import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,9 +25,31 @@ const node = {
   external: ['vscode', 'onnxruntime-node', 'sharp', 'node-llama-cpp', '@huggingface/transformers'],
 };
 
+// The CLI as ESM split into chunks (commands and SDKs load when first used, so `hearth --help`
+// parses a few KB, not 15 MB); chunks sit beside the bundles (code that finds embedWorker.js by
+// __dirname still finds it). CommonJS dependencies get the require/__dirname they expect.
+const esmShims = [
+  "import { createRequire as __hearthRequire } from 'node:module';",
+  "import { fileURLToPath as __hearthPath } from 'node:url';",
+  "import { dirname as __hearthDir } from 'node:path';",
+  'const require = __hearthRequire(import.meta.url);',
+  'const __filename = __hearthPath(import.meta.url);',
+  'const __dirname = __hearthDir(__filename);',
+].join('\n');
+const cli = {
+  ...node,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { cli: 'src/cli/bin.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'cli-chunk-[hash]',
+  banner: { js: esmShims },
+};
+
 const builds = [
   { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  cli,
   // The embedding worker (transformers.js off the main thread), loaded from beside the bundles.
   // transformers.js is bundled into it (the vsix ships no node_modules); only ONNX Runtime's native
   // binding stays outside, copied to dist/node_modules for this platform (copyOnnxRuntime below);
@@ -48,10 +70,13 @@ if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
+  for (const stale of existsSync('dist') ? readdirSync('dist').filter((f) => /^cli-chunk-.*\.mjs(\.map)?$|^cli\.js\.map$/.test(f)) : []) rmSync(join('dist', stale));
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  // The `hearth` bin runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
-  chmodSync('dist/cli.js', 0o755);
 }
+// The `hearth` bin: a CommonJS shim with the shebang that loads the ESM bundle; executable, so it
+// runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\n'use strict';\n// The hearth CLI lives in cli.mjs (ESM, split into chunks loaded on first use).\nimport('./cli.mjs');\n");
+chmodSync('dist/cli.js', 0o755);
 copyOnnxRuntime();
 await writeConfigSchema();
 
@@ -79,6 +104,8 @@ function copyOnnxRuntime() {
     console.warn(`onnxruntime-node has no binding for ${process.platform}/${process.arch}: local_cpu embeddings will not work from dist/`);
     return;
   }
-  for (const part of ['package.json', 'dist', native]) cpSync(join(ortNode, part), join(target, 'onnxruntime-node', part), { recursive: true });
-  for (const part of ['package.json', 'dist']) cpSync(join('node_modules/onnxruntime-common', part), join(target, 'onnxruntime-common', part), { recursive: true });
+  // Their source maps stay behind (no maps in the vsix).
+  const noMaps = { recursive: true, filter: (src) => !src.endsWith('.map') };
+  for (const part of ['package.json', 'dist', native]) cpSync(join(ortNode, part), join(target, 'onnxruntime-node', part), noMaps);
+  for (const part of ['package.json', 'dist']) cpSync(join('node_modules/onnxruntime-common', part), join(target, 'onnxruntime-common', part), noMaps);
 }

@@ -88,7 +88,8 @@ function redactedIo(command: string | undefined, io: CliIo): CliIo & { redactor:
   };
 }
 
-if (require.main === module) {
+// Run directly (tsx src/cli/main.ts in tests); the built bin goes through bin.ts instead.
+if (typeof module !== 'undefined' && require.main === module) {
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }).then(
     (code) => {
       process.exitCode = code;

@@ -44,6 +44,7 @@ import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/u
 let shutdownWork: (() => Promise<unknown>)[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activationStarted = performance.now();
   shutdownWork = [];
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
   // [logging].level ([cli].verbose = debug), with every known secret redacted.
@@ -174,7 +175,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
 
     await configService.start();
-    log.info(`Hearth activated (workspace: ${configService.workspaceRoot ?? 'none'})`);
+    log.info(`Hearth activated in ${Math.round(performance.now() - activationStarted)} ms (workspace: ${configService.workspaceRoot ?? 'none'})`);
   } catch (error) {
     log.error(`Hearth could not start completely: ${describeError(error)}`, error);
   }

@@ -2,12 +2,14 @@
 // random unit vectors), each scenario in its own process with a time cap, then the indexing
 // pipeline (test/bench/pipeline.ts) and the MCP gateway (test/bench/gateway.bench.ts, also
 // `npm run bench:gateway` alone) and confined file access (test/bench/kilnFiles.bench.ts: read_note
-// and a no-op index pass), and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
-// HEARTH_BENCH_PARTS=store,pipeline,gateway,files,hostile picks parts.
+// and a no-op index pass), the cold paths (test/bench/coldSearch.bench.ts: `hearth --help` and a
+// whole-process `hearth search`) and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
+// HEARTH_BENCH_PARTS=store,pipeline,cold,gateway,files,hostile picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runColdBench } from './coldSearch.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
@@ -16,7 +18,7 @@ import { run as runPipelineBench } from './pipeline';
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,gateway,files,hostile').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,gateway,files,hostile').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -45,6 +47,10 @@ async function main(): Promise<void> {
   if (parts.has('pipeline')) {
     const lines = await runPipelineBench();
     printTable(['pipeline', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('cold')) {
+    const lines = await runColdBench();
+    printTable(['cold paths (HEARTH_BENCH_BASELINE=DIR: an earlier build beside)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('gateway')) {
     const lines = await runGatewayBench();
