@@ -25,7 +25,8 @@ export const MAX_SOURCES = 30;
 const READERS: Record<string, (args: Record<string, unknown>, result: unknown) => { path: unknown; startLine?: unknown; endLine?: unknown }[]> = {
   read_note: (args) => [{ path: args.path, startLine: args.start_line, endLine: args.end_line }],
   read_metadata: (args) => [{ path: args.path }],
-  text_search: (_args, result) => list(result, 'matches').map((m) => ({ path: m.path, startLine: m.line, endLine: m.line })),
+  // One result per note ({startLine, endLine}), or per line with chunks: true ({line}).
+  text_search: (_args, result) => list(result, 'results').map((m) => ({ path: m.path, startLine: m.startLine ?? m.line, endLine: m.endLine ?? m.line })),
   semantic_search: (_args, result) => list(result, 'results').map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
   property_search: (_args, result) => list(result, 'notes').map((n) => ({ path: n.path })),
 };

@@ -95,7 +95,11 @@ describe('kiln tools', () => {
     assert.deepEqual(all.notes, ['projects/deep/notes.md', 'projects/plan.md', 'welcome.md']);
     assert.deepEqual((await json('list_notes', { folder: 'projects', recursive: false })).notes, ['projects/plan.md']);
     const hits = await json('text_search', { query: 'FIRE' });
-    assert.deepEqual(hits.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`), ['projects/deep/notes.md:2', 'projects/plan.md:6', 'welcome.md:7']);
+    assert.equal(hits.query, 'FIRE');
+    assert.deepEqual(hits.results.map((m: { path: string; startLine: number; score: number }) => `${m.path}:${m.startLine}:${m.score}`), ['projects/deep/notes.md:2:1', 'projects/plan.md:6:1', 'welcome.md:7:1']);
+    assert.ok(hits.results.every((m: { sections: unknown[]; snippet: string }) => Array.isArray(m.sections) && /fire/i.test(m.snippet)));
+    const lines = await json('text_search', { query: 'FIRE', chunks: true });
+    assert.deepEqual(lines.results.map((m: { path: string; line: number }) => `${m.path}:${m.line}`), ['projects/deep/notes.md:2', 'projects/plan.md:6', 'welcome.md:7']);
     assert.equal((await json('text_search', { query: 'fire', folder: 'projects', limit: 1 })).count, 1);
     assert.deepEqual((await json('property_search', { properties: { status: 'draft' } })).notes.map((n: { path: string }) => n.path), ['projects/plan.md']);
     assert.deepEqual((await json('property_search', { properties: { tags: 'roadmap' } })).notes.map((n: { path: string }) => n.path), ['projects/plan.md']);

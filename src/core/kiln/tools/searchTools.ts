@@ -3,7 +3,7 @@ import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from
 import { resolveKilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { propertySearch } from '../propertySearch';
-import { textSearch } from '../textSearch';
+import { textSearch, type LineMatch } from '../textSearch';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const limitSchema = (fallback: number) => z.number().int().min(1).max(200).optional().describe(`Maximum number of results (default ${fallback})`);
@@ -12,18 +12,26 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
   const textSearchTool = defineKilnTool({
     name: 'text_search',
     title: 'Text search',
-    description: 'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). Returns matching lines with their line numbers.',
+    description:
+      'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). One result per note, in path order: its first matching line (startLine, heading, snippet) and its other matching lines in sections; score is 1 (an exact match). chunks: true lists every matching line instead.',
     schema: z.strictObject({
-      query: z.string().min(1).describe('Text to look for, or /pattern/flags'),
+      query: z.string().min(1).max(10_000).describe('Text to look for, or /pattern/flags'),
       folder: z.string().optional().describe('Only search this folder (relative to the kiln)'),
       limit: limitSchema(20),
+      chunks: z.boolean().optional().describe('One result per matching line ({path, line, text}) instead of per note'),
     }),
     annotations: READ_ONLY,
     async handler(args, signal) {
       const folder = args.folder ? (await resolveKilnPath(ctx.kilnRoot, args.folder)).relative : '';
-      const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.limit ?? 20, signal);
-      const matches = lines.map((hit) => ({ path: hit.path, line: hit.line, text: hit.text.trim().slice(0, 300) }));
-      return jsonResult({ query: args.query, count: matches.length, matches });
+      const limit = args.limit ?? 20;
+      // Per note, the first line and up to MAX_SECTIONS more: enough lines for `limit` notes.
+      const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), signal);
+      if (args.chunks) {
+        const results = lines.map((hit) => ({ path: hit.path, line: hit.line, text: hit.text.trim().slice(0, 300) }));
+        return jsonResult({ query: args.query, count: results.length, results });
+      }
+      const results = groupLineMatches(lines, limit);
+      return jsonResult({ query: args.query, count: results.length, results });
     },
   });
 
@@ -64,4 +72,22 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
   });
 
   return [textSearchTool, semanticSearchTool, propertySearchTool];
+}
+
+/** A note's other matching lines listed with its first one, at most this many. */
+const MAX_SECTIONS = 8;
+
+/** Matching lines (path order) as one result per note: the first line as the hit, the others as sections. */
+function groupLineMatches(lines: LineMatch[], limit: number) {
+  const section = (hit: LineMatch) => ({ heading: hit.headingPath.join(' > '), startLine: hit.line, endLine: hit.line, snippet: hit.text.trim().slice(0, 300), score: 1 });
+  const notes = new Map<string, { path: string; title: string; heading: string; startLine: number; endLine: number; score: number; snippet: string; sections: ReturnType<typeof section>[] }>();
+  for (const hit of lines) {
+    const note = notes.get(hit.path);
+    if (note) {
+      if (note.sections.length < MAX_SECTIONS) note.sections.push(section(hit));
+    } else if (notes.size < limit) {
+      notes.set(hit.path, { path: hit.path, title: hit.title, ...section(hit), sections: [] });
+    }
+  }
+  return [...notes.values()];
 }
