@@ -86,10 +86,10 @@ test('the kiln tools give the rules’ answer', async () => {
   const byTag = await json('property_search', { properties: { tags: 'café' } });
   assert.deepEqual(byTag.notes.map((n: { path: string; title: string }) => [n.path, n.title]), [['notes/overview.md', RULES.title]]);
   for (const wrong of ['caf', 'not-a-tag', 'nope', '2024']) assert.equal((await json('property_search', { properties: { tags: wrong } })).count, 0, wrong);
-  const text = await json('text_search', { query: 'ember-lantern', folder: 'notes' });
-  assert.deepEqual(text.matches, [{ path: 'notes/overview.md', line: 5, text: 'Opening words about the ember-lantern.' }]);
+  const text = await json('text_search', { query: 'ember-lantern', folder: 'notes', chunks: true });
+  assert.deepEqual(text.results, [{ path: 'notes/overview.md', line: 5, text: 'Opening words about the ember-lantern.' }]);
   // One query syntax: the tool takes `/pattern/` like hearth search --mode text (linear-time engine).
-  assert.deepEqual((await json('text_search', { query: '/EMBER-LAN+TERN\\./i' })).matches.map((m: { line: number }) => m.line), [5]);
+  assert.deepEqual((await json('text_search', { query: '/EMBER-LAN+TERN\\./i' })).results.map((m: { startLine: number }) => m.startLine), [5]);
   const refused = await tools.get('text_search')!.call({ query: '/(a)\\1/' });
   assert.ok(refused.isError && /backreferences/.test((refused.content[0] as { text: string }).text));
 });
