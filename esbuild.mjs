@@ -22,7 +22,7 @@ const node = {
   target: 'node20',
   format: 'cjs',
   // Native and heavy optional modules stay outside the bundle and are loaded lazily at run time.
-  external: ['vscode', 'onnxruntime-node', 'sharp', 'node-llama-cpp', '@huggingface/transformers'],
+  external: ['vscode', 'pg-native', 'onnxruntime-node', 'sharp', 'node-llama-cpp', '@huggingface/transformers'],
 };
 
 // The CLI as ESM split into chunks (commands and SDKs load when first used, so `hearth --help`

@@ -164,8 +164,25 @@ export const McpSchema = z.strictObject({
   }),
 });
 
+/** A literal database URL is checked here (a located config error); a reference is checked once resolved. */
+function isDatabaseUrl(value: string): boolean {
+  if (/^\s*\{(env|secret):[^}]+\}\s*$/.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const ProcessingSchema = z.strictObject({
-  store: z.enum(['flat', 'vectra']).default('flat').describe('flat: compact binary store; vectra: the vectra package'),
+  store: z.enum(['flat', 'vectra', 'postgres']).default('flat').describe('flat: compact binary store; vectra: the vectra package; postgres: a shared PostgreSQL + pgvector database (database_url)'),
+  database_url: z
+    .string()
+    .refine(isDatabaseUrl, 'database_url must be a postgres:// or postgresql:// URL (host, optional port, database; pool and TLS settings such as sslmode in the query), "{env:VAR}" or "{secret:NAME}"')
+    .optional()
+    .describe('store = "postgres": postgres://user@host:5432/db?sslmode=require, "{env:VAR}" or "{secret:NAME}"'),
+  kiln_id: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'kiln_id must be 1-200 printable characters without spaces').optional().describe("This kiln's namespace in a shared database; default: the git remote (userinfo stripped), else the folder name"),
   parallel_workers: positiveInt.default(() => Math.max(1, Math.floor(availableParallelism() / 2))),
   exclude: z.array(nonEmpty).default([]).describe('Globs; .git, node_modules and .hearth are always excluded'),
   max_file_size_kb: positiveInt.default(1024),

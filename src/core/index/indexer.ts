@@ -1,3 +1,4 @@
+import { embeddingTextOf, textHash } from './chunkText.js';
 import { StatCache } from './statCache.js';
 import { ConfinedRoot } from '../fs/confinedRoot.js';
 import type { Logger, Progress } from '../host.js';
@@ -37,6 +38,8 @@ export interface IndexReport {
   seconds: number;
   /** Set when the index on disk was unusable or built with another model and was rebuilt. */
   rebuilt?: string;
+  /** Chunks whose vector a shared store already held (another member embedded the same text): not embedded again. */
+  reused?: number;
   /** The run was cancelled: what was embedded before is kept (committed). */
   cancelled: boolean;
 }
@@ -71,6 +74,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const files = new ConfinedRoot(ctx.kilnRoot);
   const scan = options.paths ? await scanPaths(files, options.paths, ctx.rules) : await scanKiln(files, ctx.rules);
   report.skipped.push(...scan.skipped);
+  await store.refresh?.();
   const indexed = store.noteHashes();
   const present = new Set(scan.notes.map((n) => n.path));
   // A given path may be a folder (deleted or renamed in the editor): the notes under it are candidates too.
@@ -118,11 +122,12 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const flush = async (group: { note: ParsedNote; chunks: Chunk[] }[]): Promise<void> => {
     if (group.length === 0) return;
     const texts = group.flatMap(({ note, chunks }) => chunks.map((c) => embeddingText(note, c)));
-    const vectors = texts.length > 0 ? await embedAll(await ctx.embedder(), texts, ctx.batching, signal) : [];
+    const vectors = await embedMissing(ctx, texts, report, signal);
     let at = 0;
     for (const { note, chunks } of group) {
       const records = chunks.map((c, i) => chunkRecord(note, c, i));
-      await store.upsertNote(note.path, records, vectors.slice(at, at + chunks.length), note.contentHash);
+      const meta = { frontmatter: note.frontmatter, tags: note.tags, links: note.links.map((link) => link.target) };
+      await store.upsertNote(note.path, records, vectors.slice(at, at + chunks.length), note.contentHash, meta);
       at += chunks.length;
       if (chunks.length === 0) continue;
       report.embeddedNotes++;
@@ -185,8 +190,29 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
 
 /** What the embedder sees: the note title and heading path give a section its context. */
 export function embeddingText(note: ParsedNote, chunk: Chunk): string {
-  const context = [note.title, ...chunk.headingPath.filter((h) => h !== note.title)].join(' > ');
-  return `${context}\n\n${chunk.text}`;
+  return embeddingTextOf(note.title, chunk.headingPath, chunk.text);
+}
+
+/**
+ * Embeds what the store does not already hold: a shared store answers for text any member
+ * embedded with this model, so only the rest reaches the embedder (none at all for a kiln the
+ * team already indexed).
+ */
+async function embedMissing(ctx: IndexRunContext, texts: string[], report: IndexReport, signal?: AbortSignal): Promise<Float32Array[]> {
+  if (texts.length === 0) return [];
+  if (!ctx.store.knownVectors) return embedAll(await ctx.embedder(), texts, ctx.batching, signal);
+  const hashes = texts.map(textHash);
+  const known = await ctx.store.knownVectors([...new Set(hashes)]);
+  const missing = new Map<string, string>();
+  hashes.forEach((hash, i) => {
+    if (!known.has(hash)) missing.set(hash, texts[i]);
+  });
+  if (missing.size > 0) {
+    const fresh = await embedAll(await ctx.embedder(), [...missing.values()], ctx.batching, signal);
+    [...missing.keys()].forEach((hash, i) => known.set(hash, fresh[i]));
+  }
+  report.reused = (report.reused ?? 0) + hashes.length - missing.size;
+  return hashes.map((hash) => known.get(hash)!);
 }
 
 function underAny(paths: readonly string[]): (path: string) => boolean {
@@ -205,5 +231,6 @@ function chunkRecord(note: ParsedNote, chunk: Chunk, ordinal: number): ChunkReco
     endLine: chunk.endLine,
     text: chunk.text,
     contentHash: note.contentHash,
+    textHash: textHash(embeddingText(note, chunk)),
   };
 }

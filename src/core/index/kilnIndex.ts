@@ -10,6 +10,7 @@ import type { Embedder } from './embedders/embedder.js';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
 import type { SearchMode, SearchResult } from './searchResult.js';
 import { readStoredHeader } from './storedHeader.js';
+import { postgresOptions } from './store/postgresOptions.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
 import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
 import { propertyModeSearch, textModeSearch } from './diskSearch.js';
@@ -94,6 +95,8 @@ export class KilnIndex {
 
   /** Whether an index was ever built here (without opening it or loading a model). */
   async exists(): Promise<boolean> {
+    // A shared database is asked only when searched or indexed (it may be down; that is said then).
+    if (this.kind === 'postgres') return true;
     return (await readStoredHeader(this.kind, this.dir)) !== undefined;
   }
 
@@ -237,6 +240,7 @@ export class KilnIndex {
   }
 
   private async open(): Promise<VectorStore> {
+    if (this.kind === 'postgres') return this.openPostgres();
     const { providerType, model } = this.setup;
     const stored = await readStoredHeader(this.kind, this.dir);
     // The dimension is the index's when it was built with this model; otherwise the model says.
@@ -245,6 +249,22 @@ export class KilnIndex {
     if (rebuilt) {
       this.rebuiltReason = rebuilt.message;
       this.options.log.warn(`index: rebuilding every note: ${rebuilt.message}`);
+    }
+    return store;
+  }
+
+  /** The shared database: the model's dimension comes from it when any member stored this model (no probe embedding). */
+  private async openPostgres(): Promise<VectorStore> {
+    const { providerType, model } = this.setup;
+    const options = await postgresOptions(this.options, this.dir);
+    const { PostgresStore } = await import('./store/postgresStore.js');
+    const dim = (await PostgresStore.storedDimension(options, providerType, model)) ?? (await this.probeDimension());
+    const store = new PostgresStore(options, { providerType, model, dim });
+    try {
+      await store.open();
+    } catch (error) {
+      await store.close();
+      throw error;
     }
     return store;
   }

@@ -15,6 +15,15 @@ export interface ChunkRecord {
   text: string;
   /** Hash of the whole note's content when it was indexed: the same on every chunk of a note. */
   contentHash: string;
+  /** Hash of the text the embedder saw (chunkTextHash): equal hashes share one vector per model. */
+  textHash?: string;
+}
+
+/** What a store may keep of a note besides its chunks (the postgres store: property search in the database). */
+export interface NoteMeta {
+  frontmatter: Record<string, unknown>;
+  tags: string[];
+  links: string[];
 }
 
 /** What the index was built with; a different header means the vectors are incomparable (rebuild). */
@@ -36,7 +45,7 @@ export interface SearchOptions {
   filter?: (chunk: ChunkRecord) => boolean;
 }
 
-export type StoreKind = 'flat' | 'vectra';
+export type StoreKind = 'flat' | 'vectra' | 'postgres';
 
 /**
  * A file-backed vector index of note chunks. Writes are staged in memory and made durable by
@@ -58,7 +67,14 @@ export interface VectorStore {
    * `contentHash` defaults to chunks[0].contentHash; pass it for a note with no chunks (empty), so
    * that it is still known as indexed.
    */
-  upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void>;
+  upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string, meta?: NoteMeta): Promise<void>;
+  /**
+   * Vectors this store already holds for these text hashes with its model (a shared store: any
+   * member's); the indexer embeds only the rest. Stores without sharing leave it out.
+   */
+  knownVectors?(textHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Reloads what other writers changed since open (a shared store); called before each run. */
+  refresh?(): Promise<void>;
   removeNote(notePath: string): Promise<void>;
   /** notePath → contentHash of what is indexed (staged writes included), for incremental runs. */
   noteHashes(): Map<string, string>;

@@ -1,0 +1,302 @@
+import type pg from 'pg';
+import { fromSql, toSql } from 'pgvector';
+import { chunkTextHash } from '../chunkText.js';
+import { normalized } from './quantize.js';
+import { createPool, databaseError, describeDatabase } from './postgresConnection.js';
+import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema.js';
+import { StoreUsageError, type ChunkRecord, type NoteMeta, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+
+export interface PostgresStoreOptions {
+  /** Resolved connection URL (secret: never shown; `where` names the database in messages). */
+  url: string;
+  /** This kiln's namespace in the database (`[processing].kiln_id`). */
+  kilnId: string;
+  /** Local folder for the per-machine files beside the index (stat cache, lexical file). */
+  dir: string;
+  /** HNSW candidate list per query (pgvector's default is 40; recall@10 ≥ 0.95 wants more). */
+  efSearch?: number;
+  log?: (message: string) => void;
+}
+
+const DEFAULT_EF_SEARCH = 100;
+
+/**
+ * The index in a shared PostgreSQL + pgvector database. Each note is written in its own
+ * transaction under a transaction-scoped advisory lock on (kiln, note), so concurrent writers of
+ * one note end with exactly one writer's chunks and readers never see half a note. Vectors are
+ * shared by text hash and model across every kiln and member: `knownVectors` lets the indexer skip
+ * whatever anyone embedded before. The kiln's chunk list is mirrored in memory for the lexical
+ * side above the store (`chunks()`), reloaded by `refresh()` before every run.
+ */
+export class PostgresStore implements VectorStore {
+  readonly kind = 'postgres' as const;
+  readonly dir: string;
+  readonly where: string;
+  private readonly pool: pg.Pool;
+  private modelId = 0;
+  private notes = new Map<string, { hash: string; chunks: ChunkRecord[] }>();
+  private live = 0;
+
+  constructor(
+    private readonly options: PostgresStoreOptions,
+    readonly header: StoreHeader,
+  ) {
+    this.dir = options.dir;
+    this.where = describeDatabase(options.url);
+    this.pool = createPool(options.url, (error) => options.log?.(`index: a pooled connection to ${this.where} failed while idle (${error.message}); it reconnects on the next query`));
+  }
+
+  /** How this model's vectors are searched (`hearth index --json` shows it). */
+  get vectorIndex(): VectorIndexKind {
+    return vectorIndexKind(this.header.dim);
+  }
+
+  get count(): number {
+    return this.live;
+  }
+
+  /**
+   * The dimension a model was stored with, so opening needs no probe embedding (a member joining
+   * an indexed kiln makes no embedding call at all); undefined for a model never stored here.
+   */
+  static async storedDimension(options: PostgresStoreOptions, provider: string, model: string): Promise<number | undefined> {
+    const store = new PostgresStore(options, { providerType: provider, model, dim: 1 });
+    try {
+      return await store.withClient(async (client) => {
+        await migrate(client, store.where);
+        const row = await client.query<{ dim: number }>('SELECT dim FROM hearth_models WHERE provider = $1 AND model = $2 ORDER BY id DESC LIMIT 1', [provider, model]);
+        return row.rows[0]?.dim;
+      });
+    } finally {
+      await store.close();
+    }
+  }
+
+  async open(): Promise<void> {
+    await this.withClient(async (client) => {
+      await migrate(client, this.where);
+      this.modelId = await ensureModel(client, this.header.providerType, this.header.model, this.header.dim);
+    });
+    await this.refresh();
+  }
+
+  async refresh(): Promise<void> {
+    await this.withClient(async (client) => {
+      // A note counts as indexed for this model only when every chunk has this model's vector:
+      // after a switch of model its notes are embedded again (or found in the shared table).
+      const notes = await client.query<{ path: string; content_hash: string; complete: boolean }>(
+        `SELECT n.path, n.content_hash, NOT EXISTS (
+           SELECT 1 FROM hearth_chunks c WHERE c.kiln = n.kiln AND c.path = n.path
+             AND NOT EXISTS (SELECT 1 FROM hearth_embeddings e WHERE e.model_id = $2 AND e.text_hash = c.text_hash)
+         ) AS complete
+         FROM hearth_notes n WHERE n.kiln = $1`,
+        [this.options.kilnId, this.modelId],
+      );
+      const chunks = await client.query<ChunkRow>(
+        `SELECT c.path, c.ordinal, c.heading_path, c.start_line, c.end_line, c.text, c.text_hash, n.title, n.content_hash
+         FROM hearth_chunks c JOIN hearth_notes n ON n.kiln = c.kiln AND n.path = c.path
+         WHERE c.kiln = $1 ORDER BY c.path, c.ordinal`,
+        [this.options.kilnId],
+      );
+      const next = new Map<string, { hash: string; chunks: ChunkRecord[] }>();
+      // An incomplete note is known under an empty hash: the next run re-embeds what is missing.
+      for (const row of notes.rows) next.set(row.path, { hash: row.complete ? row.content_hash : '', chunks: [] });
+      for (const row of chunks.rows) next.get(row.path)?.chunks.push(toRecord(row));
+      this.notes = next;
+      this.live = chunks.rows.length;
+    });
+  }
+
+  async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string, meta?: NoteMeta): Promise<void> {
+    if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
+    for (const v of vectors) if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
+    const hash = contentHash ?? chunks[0]?.contentHash ?? '';
+    const records = chunks.map((chunk) => ({ ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk) }));
+    const title = chunks[0]?.title ?? notePath;
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['hearth-note', this.options.kilnId, notePath])]);
+      if (records.length > 0) {
+        await client.query(
+          `INSERT INTO hearth_embeddings (model_id, text_hash, embedding)
+           SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
+           ON CONFLICT (model_id, text_hash) DO NOTHING`,
+          [this.modelId, records.map((r) => r.textHash), vectors.map((v) => toSql(Array.from(normalized(v))))],
+        );
+      }
+      await client.query(
+        `INSERT INTO hearth_notes (kiln, path, content_hash, title, frontmatter, tags, links, updated_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6::text[], $7::text[], now())
+         ON CONFLICT (kiln, path) DO UPDATE SET content_hash = EXCLUDED.content_hash, title = EXCLUDED.title,
+           frontmatter = EXCLUDED.frontmatter, tags = EXCLUDED.tags, links = EXCLUDED.links, updated_at = now()`,
+        [this.options.kilnId, notePath, hash, title, JSON.stringify(meta?.frontmatter ?? {}), meta?.tags ?? [], meta?.links ?? []],
+      );
+      await client.query('DELETE FROM hearth_chunks WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]);
+      if (records.length > 0) {
+        await client.query(
+          `INSERT INTO hearth_chunks (kiln, path, ordinal, heading_path, start_line, end_line, text, text_hash)
+           SELECT $1, $2, o, ARRAY(SELECT jsonb_array_elements_text(hp::jsonb)), s, e, tx, th
+           FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[]) AS t(o, hp, s, e, tx, th)`,
+          [
+            this.options.kilnId,
+            notePath,
+            records.map((_, i) => i),
+            records.map((r) => JSON.stringify(r.headingPath)),
+            records.map((r) => r.startLine),
+            records.map((r) => r.endLine),
+            records.map((r) => r.text),
+            records.map((r) => r.textHash),
+          ],
+        );
+      }
+    });
+    const previous = this.notes.get(notePath);
+    this.live += records.length - (previous?.chunks.length ?? 0);
+    this.notes.set(notePath, { hash, chunks: records.map((r, i) => ({ ...r, id: `${notePath}#${i}` })) });
+  }
+
+  async removeNote(notePath: string): Promise<void> {
+    await this.withClient((client) => client.query('DELETE FROM hearth_notes WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]));
+    const previous = this.notes.get(notePath);
+    if (!previous) return;
+    this.live -= previous.chunks.length;
+    this.notes.delete(notePath);
+  }
+
+  noteHashes(): Map<string, string> {
+    return new Map([...this.notes].map(([path, note]) => [path, note.hash]));
+  }
+
+  async knownVectors(textHashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const known = new Map<string, Float32Array>();
+    if (textHashes.length === 0) return known;
+    const rows = await this.withClient((client) =>
+      client.query<{ text_hash: string; embedding: string }>('SELECT text_hash, embedding::text AS embedding FROM hearth_embeddings WHERE model_id = $1 AND text_hash = ANY($2::text[])', [this.modelId, [...textHashes]]),
+    );
+    for (const row of rows.rows) known.set(row.text_hash, Float32Array.from(fromSql(row.embedding) as number[]));
+    return known;
+  }
+
+  /**
+   * Nearest chunks of this kiln by cosine distance, in the database: the model's HNSW index (its
+   * `ef_search` set for this query only) with pgvector's iterative scan, so the kiln filter cannot
+   * starve the result; exact beyond 4,000 dimensions.
+   */
+  async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
+    if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
+    const limit = options.filter ? Math.max(k * 4, 100) : k;
+    const expr = vectorExpression(this.header.dim, 'e.embedding');
+    const cast = this.vectorIndex === 'hnsw_halfvec' ? `halfvec(${this.header.dim})` : `vector(${this.header.dim})`;
+    const rows = await this.transaction(async (client) => {
+      if (this.vectorIndex !== 'exact') {
+        await client.query(`SET LOCAL hnsw.ef_search = ${Math.max(this.options.efSearch ?? DEFAULT_EF_SEARCH, limit)}`);
+        await client.query("SET LOCAL hnsw.iterative_scan = 'relaxed_order'");
+      }
+      return client.query<{ text_hash: string; distance: number }>(
+        `SELECT e.text_hash, ${expr} <=> $3::${cast} AS distance
+         FROM hearth_embeddings e
+         WHERE e.model_id = $1 AND EXISTS (SELECT 1 FROM hearth_chunks c WHERE c.kiln = $2 AND c.text_hash = e.text_hash)
+         ORDER BY ${expr} <=> $3::${cast}
+         LIMIT $4`,
+        [this.modelId, this.options.kilnId, toSql(Array.from(normalized(query))), limit],
+      );
+    });
+    const byHash = this.chunksByTextHash();
+    const hits: SearchHit[] = [];
+    for (const row of rows.rows) {
+      for (const chunk of byHash.get(row.text_hash) ?? []) {
+        if (options.filter && !options.filter(chunk)) continue;
+        hits.push({ chunk, score: 1 - Number(row.distance) });
+      }
+    }
+    // The relaxed iterative scan may return neighbours slightly out of order.
+    return hits.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  *chunks(): Iterable<ChunkRecord> {
+    for (const note of this.notes.values()) yield* note.chunks;
+  }
+
+  /** Every write was committed in its own transaction already. */
+  async commit(): Promise<void> {}
+
+  /** Drops this kiln's notes and chunks; the shared vectors stay (another kiln or member may use them). */
+  async clear(): Promise<void> {
+    await this.withClient((client) => client.query('DELETE FROM hearth_notes WHERE kiln = $1', [this.options.kilnId]));
+    this.notes.clear();
+    this.live = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+
+  private chunksByTextHash(): Map<string, ChunkRecord[]> {
+    const map = new Map<string, ChunkRecord[]>();
+    for (const chunk of this.chunks()) {
+      const key = chunk.textHash ?? '';
+      const list = map.get(key);
+      if (list) list.push(chunk);
+      else map.set(key, [chunk]);
+    }
+    return map;
+  }
+
+  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw databaseError(this.where, error);
+    }
+    let broken: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      broken = error instanceof Error ? error : undefined;
+      throw databaseError(this.where, error);
+    } finally {
+      // A connection that failed mid-query is not reused.
+      client.release(broken);
+    }
+  }
+
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+}
+
+interface ChunkRow {
+  path: string;
+  ordinal: number;
+  heading_path: string[];
+  start_line: number;
+  end_line: number;
+  text: string;
+  text_hash: string;
+  title: string;
+  content_hash: string;
+}
+
+function toRecord(row: ChunkRow): ChunkRecord {
+  return {
+    id: `${row.path}#${row.ordinal}`,
+    notePath: row.path,
+    title: row.title,
+    headingPath: row.heading_path,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    text: row.text,
+    contentHash: row.content_hash,
+    textHash: row.text_hash,
+  };
+}
