@@ -123,8 +123,8 @@ export class ProcessTransport implements Transport {
   /** Stops reading and ends the server; the close that follows reports `error` as its reason. */
   private give(error: UpstreamStreamError): void {
     this.brokenBy = error;
-    // Paused, a server that keeps writing blocks on its full pipe instead of costing CPU until it is gone.
-    this.child?.stdout?.pause();
+    // Our end of its stdout closed: a server that keeps writing gets EPIPE instead of costing CPU until it is gone.
+    this.child?.stdout?.destroy();
     this.onerror?.(error);
     void this.close();
   }
