@@ -125,6 +125,10 @@ export class ChatApp {
         return this.notice(message.level, message.text, message.items);
       case 'focusInput':
         return this.composer.focus();
+      case 'noteCompletions':
+        return this.composer.showNoteCompletions(message.query, message.heading, message.items);
+      case 'activeNote':
+        return this.composer.setActiveNote(message.ref);
       case 'sources':
         return this.turns.get(message.turnId)?.setSources(message.sources);
     }

@@ -18,6 +18,17 @@ export interface ComposerOptions {
   localNotice(text: string): void;
 }
 
+/** A completion that, when picked, attaches a note (a mention) instead of only editing the text. */
+type ComposerCompletion = Completion & { attach?: AttachmentRef };
+
+/** An `@` or `[[` mention being typed just before the caret: `@query` or `@query#heading`. */
+export function mentionAt(text: string, caret: number): { start: number; query: string; heading?: string } | undefined {
+  const match = /(?:^|[\s(])(@|\[\[)([^\s@#\[\]]{0,200})(?:#([^\n@\[\]]{0,200}))?$/u.exec(text.slice(0, caret));
+  if (!match) return undefined;
+  const start = match.index + match[0].length - (match[1]!.length + match[2]!.length + (match[3] !== undefined ? match[3].length + 1 : 0));
+  return { start, query: match[2]!, ...(match[3] !== undefined ? { heading: match[3] } : {}) };
+}
+
 export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
@@ -28,7 +39,12 @@ export class Composer {
   private readonly searchInput: HTMLInputElement;
   private readonly searchResults: HTMLElement;
   private readonly history = new InputHistory();
-  private completions: Completion[] = [];
+  private completions: ComposerCompletion[] = [];
+  /** The mention whose completions were asked for (answers to older ones are dropped). */
+  private mention: { start: number; query: string; heading?: string } | undefined;
+  private readonly suggestion: HTMLElement;
+  private activeNote: AttachmentRef | undefined;
+  private attached: AttachmentRef[] = [];
   private selected = 0;
   private busy = false;
   private modelsRequested = false;
@@ -37,6 +53,8 @@ export class Composer {
     const { doc } = options;
     this.element = el(doc, 'footer', 'composer');
     this.chips = el(doc, 'div', 'chips');
+    this.suggestion = el(doc, 'div', 'suggestion');
+    this.suggestion.hidden = true;
     this.completionList = el(doc, 'ul', 'completions');
     this.completionList.setAttribute('role', 'listbox');
     this.completionList.hidden = true;
@@ -56,7 +74,7 @@ export class Composer {
     this.input = doc.createElement('textarea');
     this.input.className = 'input';
     this.input.rows = 3;
-    this.input.placeholder = 'Ask about your notes… (:help for commands)';
+    this.input.placeholder = 'Ask about your notes… (@ to mention a note, :help for commands)';
     this.input.setAttribute('aria-label', 'Message');
     this.input.addEventListener('keydown', (event) => this.onKey(event));
     this.input.addEventListener('input', () => this.updateCompletions());
@@ -69,7 +87,7 @@ export class Composer {
     this.sendButton = this.button('Send', 'Send (Enter)', () => (this.busy ? options.post({ type: 'stop' }) : this.submit()));
     this.sendButton.classList.add('send');
     bar.append(attachNote, search, el(doc, 'span', 'spacer'), this.sendButton);
-    this.element.append(this.searchBox, this.chips, this.completionList, this.input, bar);
+    this.element.append(this.searchBox, this.suggestion, this.chips, this.completionList, this.input, bar);
   }
 
   setBusy(busy: boolean): void {
@@ -79,7 +97,42 @@ export class Composer {
     this.sendButton.classList.toggle('stop', busy);
   }
 
+  /** The editor's active note (or selection), offered as a chip one click adds; hidden once attached. */
+  setActiveNote(ref: AttachmentRef | undefined): void {
+    this.activeNote = ref;
+    this.renderSuggestion();
+  }
+
+  /** Completions for the mention being typed, unless the user typed on since asking. */
+  showNoteCompletions(query: string, heading: string | undefined, items: { path: string; title: string; heading?: string; startLine?: number; endLine?: number }[]): void {
+    const mention = this.mention;
+    if (!mention || mention.query !== query || mention.heading !== heading) return;
+    const caret = this.input.selectionStart ?? this.input.value.length;
+    const rest = this.input.value.slice(0, mention.start) + this.input.value.slice(caret);
+    this.completions = items.map((item) => ({
+      label: item.heading ? `# ${item.heading}` : item.title,
+      detail: item.heading ? `${item.path}:${item.startLine}-${item.endLine}` : item.path,
+      value: rest,
+      attach: { path: item.path, ...(item.startLine ? { startLine: item.startLine } : {}), ...(item.endLine ? { endLine: item.endLine } : {}) },
+    }));
+    this.selected = 0;
+    this.renderCompletions();
+  }
+
+  private renderSuggestion(): void {
+    const ref = this.activeNote;
+    const same = (a: AttachmentRef) => ref && a.path === ref.path && a.startLine === ref.startLine && a.endLine === ref.endLine;
+    this.suggestion.replaceChildren();
+    this.suggestion.hidden = !ref || this.attached.some(same);
+    if (this.suggestion.hidden || !ref) return;
+    const add = this.button(`+ ${formatAttachment(ref)}`, `Attach ${ref.startLine ? 'the selection in' : 'the note open in the editor:'} ${formatAttachment(ref)}`, () => this.options.post({ type: 'attachActiveNote' }));
+    add.classList.add('chip', 'suggested');
+    this.suggestion.append(add);
+  }
+
   setAttachments(attachments: AttachmentRef[]): void {
+    this.attached = attachments;
+    this.renderSuggestion();
     this.chips.replaceChildren();
     attachments.forEach((ref, index) => {
       const chip = el(this.options.doc, 'span', 'chip', `#${formatAttachment(ref)} `);
@@ -118,6 +171,16 @@ export class Composer {
   /** Re-shows the completion list after new models or agents arrived. */
   updateCompletions(): void {
     const value = this.input.value;
+    const mention = mentionAt(value, this.input.selectionStart ?? value.length);
+    if (mention) {
+      // Asked of the host (it knows the kiln); the list shows when the answer for this text comes.
+      if (!this.mention || this.mention.query !== mention.query || this.mention.heading !== mention.heading) {
+        this.mention = mention;
+        this.options.post({ type: 'completeNotes', query: mention.query, ...(mention.heading !== undefined ? { heading: mention.heading } : {}) });
+      }
+      return;
+    }
+    this.mention = undefined;
     if (/^:model\s/i.test(value) && !this.modelsRequested) {
       this.modelsRequested = true;
       this.options.post({ type: 'requestModels' });
@@ -149,8 +212,8 @@ export class Composer {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       const choice = open ? this.completions[this.selected] : undefined;
-      // Enter on a partial command completes it; on a complete one it runs.
-      if (choice && choice.value.trim() !== this.input.value.trim()) return this.accept(choice);
+      // Enter on a partial command completes it; on a complete one it runs; on a mention it attaches.
+      if (choice && (choice.attach || choice.value.trim() !== this.input.value.trim())) return this.accept(choice);
       return this.submit();
     }
     if (event.key === 'Tab' && open) {
@@ -180,7 +243,17 @@ export class Composer {
     }
   }
 
-  private accept(choice: Completion): void {
+  private accept(choice: ComposerCompletion): void {
+    if (choice.attach) {
+      // A mention becomes a chip: the typed @text leaves the message.
+      const start = this.mention?.start ?? choice.value.length;
+      this.options.post({ type: 'attachHit', path: choice.attach.path, ...(choice.attach.startLine ? { startLine: choice.attach.startLine } : {}), ...(choice.attach.endLine ? { endLine: choice.attach.endLine } : {}) });
+      this.mention = undefined;
+      this.input.value = choice.value;
+      this.input.setSelectionRange(start, start);
+      this.completions = [];
+      return this.renderCompletions();
+    }
     this.input.value = choice.value;
     this.input.setSelectionRange(choice.value.length, choice.value.length);
     this.updateCompletions();

@@ -17,6 +17,7 @@ import { PendingAttachments, readAttachments, type PendingAttachment } from './p
 import type { AutoContext } from './autoContext';
 import { editorRemedy } from './editorRemedies';
 import { PermissionBroker } from './permissionBroker';
+import type { NoteCompletion } from './noteCompletions';
 import { SourceList } from './sources';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
 
@@ -29,6 +30,10 @@ export interface ChatNotes {
   confine(path: string): Promise<ScopedPath>;
   /** Opens a kiln note (a relative path or a wiki-link name) at `line`; a ChatPathError when it is not a kiln note. */
   open(target: string, line?: number): Promise<void>;
+  /** The active editor's selection with its text, when there is one. */
+  selection?(): { ref: AttachmentRef; text: string } | undefined;
+  /** Mention completion: notes matching `query`, or with `heading` the best note's headings. */
+  complete?(query: string, heading?: string): Promise<NoteCompletion[]>;
   read(ref: AttachmentRef): Promise<string>;
   search?(query: string): Promise<SearchHitView[]>;
 }
@@ -121,6 +126,7 @@ export class ChatController {
       case 'ready':
         await this.refreshAgents();
         this.postState();
+        reply(this.activeNoteMessage());
         // A surface that opens while a tool waits for an answer shows the question too.
         return this.permissions.repost(reply);
       case 'send':
@@ -141,7 +147,14 @@ export class ChatController {
         return this.open(message.id);
       case 'deleteConversation':
         return this.deleteConversation(message.id);
+      case 'completeNotes': {
+        const items = (await this.deps.notes.complete?.(message.query, message.heading)) ?? [];
+        return reply({ type: 'noteCompletions', query: message.query, ...(message.heading !== undefined ? { heading: message.heading } : {}), items });
+      }
       case 'attachActiveNote': {
+        // The selection when there is one (the chip shows it), else the whole note.
+        const selection = this.deps.notes.selection?.();
+        if (selection) return this.attach(selection.ref, selection.text);
         const ref = this.deps.notes.activeNote();
         if (!ref) return this.notice('error', 'Open a note in the editor to attach it.');
         return this.attach(ref);
@@ -258,6 +271,16 @@ export class ChatController {
   modelChanged(): void {
     this.agentSession.modelChanged();
     this.deps.post({ type: 'model', model: this.deps.models.currentId() });
+  }
+
+  /** The editor's active note or selection changed: the panel's one-click chip follows. */
+  activeNoteChanged(): void {
+    this.deps.post(this.activeNoteMessage());
+  }
+
+  private activeNoteMessage(): HostMessage {
+    const ref = this.deps.notes.selection?.()?.ref ?? this.deps.notes.activeNote();
+    return { type: 'activeNote', ...(ref ? { ref } : {}) };
   }
 
   focusInput(): void {

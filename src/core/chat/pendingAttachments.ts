@@ -41,3 +41,19 @@ export class PendingAttachments {
 export function readAttachments(attachments: readonly PendingAttachment[], read: (ref: AttachmentRef) => Promise<string>): Promise<PromptAttachment[]> {
   return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text ?? (await read(a.ref)) })));
 }
+
+/**
+ * `text` (lines `firstLine`… of `path`) cut to `budget` characters at a line boundary, never
+ * silently: the cut names the last line attached and how many lines were left out.
+ */
+export function cutToBudget(text: string, path: string, budget: number, firstLine = 1): string {
+  if (text.length <= budget) return text;
+  const lines = text.split('\n');
+  let size = 0;
+  let kept = 0;
+  while (kept < lines.length && size + lines[kept]!.length + 1 <= budget) size += lines[kept++]!.length + 1;
+  const body = kept > 0 ? lines.slice(0, kept).join('\n') : lines[0]!.slice(0, budget);
+  const last = firstLine + Math.max(kept, 1) - 1;
+  const total = firstLine + lines.length - 1;
+  return `${body}\n… (cut at line ${last} of ${path} to fit the attachment budget of ${budget.toLocaleString('en-US')} characters; lines ${last + 1}-${total} not attached — the agent can read them with read_note)`;
+}

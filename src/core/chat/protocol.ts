@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
 import { CHAT_COMMANDS } from './commandNames';
 import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
+import type { NoteCompletion } from './noteCompletions';
 import type { Source } from './sources';
 
 export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
@@ -61,6 +62,10 @@ export type HostMessage =
   /** A line from Hearth itself (`:help`, `:models`, a switch), shown in the conversation, not saved. */
   | { type: 'notice'; level: 'info' | 'error'; text: string; items?: string[] }
   | { type: 'focusInput' }
+  /** Note completions for an `@`/`[[` mention (with `heading`: that note's headings). */
+  | { type: 'noteCompletions'; query: string; heading?: string; items: NoteCompletion[] }
+  /** The editor's active note (and selection), offered as a one-click chip; absent: none. */
+  | { type: 'activeNote'; ref?: AttachmentRef }
   /** The notes a finished turn drew on (also saved on the turn). */
   | { type: 'sources'; turnId: string; sources: Source[] };
 
@@ -85,6 +90,7 @@ const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachHit'), path: z.string().min(1).max(4_096), startLine: z.number().int().min(1).optional(), endLine: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('removeAttachment'), index: z.number().int().min(0).max(1_000) }),
   z.object({ type: z.literal('requestModels') }),
+  z.object({ type: z.literal('completeNotes'), query: z.string().max(300), heading: z.string().max(300).optional() }),
   /** A clicked note link or source: a kiln-relative path or a wiki-link name; the host confines it to the kiln. */
   z.object({ type: z.literal('openNote'), target: z.string().min(1).max(1_000), line: z.number().int().min(1).max(10_000_000).optional() }),
 ]);

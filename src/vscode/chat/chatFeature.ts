@@ -107,6 +107,9 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     // A switch from anywhere (status bar, palette, `:model`) shows in every open chat.
     llm.selection.onDidChange(() => panels.all().forEach((c) => c.modelChanged())),
     configService.onDidChange(() => panels.all().forEach((c) => c.postState())),
+    // The composer offers the active note (and selection) as a one-click chip.
+    vscode.window.onDidChangeActiveTextEditor(() => panels.all().forEach((c) => c.activeNoteChanged())),
+    vscode.window.onDidChangeTextEditorSelection(() => panels.all().forEach((c) => c.activeNoteChanged())),
     vscode.commands.registerCommand(CHAT_COMMANDS.focusChat, () => panels.focusActive()),
     vscode.commands.registerCommand(CHAT_COMMANDS.openChatInEditor, () => panels.openInEditor()),
     vscode.commands.registerCommand(CHAT_COMMANDS.newChat, async () => (await panels.focusActive()).newChat()),

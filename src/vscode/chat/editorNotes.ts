@@ -9,7 +9,9 @@ import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../core/chat/conversation';
 import type { ChatNotes } from '../../core/chat/chatController';
 import { AttachmentScope, type ScopedPath } from '../../core/chat/attachmentScope';
+import { cutToBudget } from '../../core/chat/pendingAttachments';
 import { resolveKilnNote } from '../../core/chat/kilnNoteTarget';
+import { NoteCatalog, type NoteCompletion } from '../../core/chat/noteCompletions';
 import type { SearchHitView } from '../../core/chat/protocol';
 
 /** Attachments larger than this are cut (a model's context is finite; the agent can read the rest). */
@@ -17,17 +19,23 @@ export const MAX_ATTACHMENT_CHARS = 100_000;
 
 export class EditorNotes implements ChatNotes {
   private readonly scope: AttachmentScope;
+  private readonly catalog: NoteCatalog;
 
   constructor(
     /** The kiln's absolute path (config.kiln_path, resolved). */
     private readonly kiln: () => string,
     readonly search?: (query: string) => Promise<SearchHitView[]>,
   ) {
+    this.catalog = new NoteCatalog(kiln);
     this.scope = new AttachmentScope({
       kiln,
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
       openFiles: openEditorFiles,
     });
+  }
+
+  complete(query: string, heading?: string): Promise<NoteCompletion[]> {
+    return this.catalog.complete(query, heading);
   }
 
   confine(path: string): Promise<ScopedPath> {
@@ -63,7 +71,7 @@ export class EditorNotes implements ChatNotes {
     // Saved conversations are replayed by Retry: a stored path is confined again before it is read.
     const text = open ? open.getText() : await readFile((await this.scope.check(ref.path)).absolute, 'utf8');
     const lines = ref.startLine === undefined ? text : text.split('\n').slice(ref.startLine - 1, ref.endLine ?? ref.startLine).join('\n');
-    return lines.length > MAX_ATTACHMENT_CHARS ? `${lines.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut at ${MAX_ATTACHMENT_CHARS} characters)` : lines;
+    return cutToBudget(lines, ref.path, MAX_ATTACHMENT_CHARS, ref.startLine ?? 1);
   }
 
   private refFor(file: string): AttachmentRef {

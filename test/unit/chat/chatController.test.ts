@@ -128,7 +128,9 @@ test('a message streams as events between turnStart and turnEnd, is saved, and a
   await h.controller.handle({ type: 'ready' });
   await h.controller.handle({ type: 'send', text: 'hello there' });
   const types = h.posts.map((m) => m.type).filter((t) => t !== 'attachments');
-  assert.deepEqual(types.slice(1, 7), ['turnStart', 'event', 'event', 'event', 'event', 'turnEnd']);
+  // ready: the state and the editor's active note for the one-click chip.
+  assert.deepEqual(types.slice(0, 2), ['state', 'activeNote']);
+  assert.deepEqual(types.slice(2, 8), ['turnStart', 'event', 'event', 'event', 'event', 'turnEnd']);
   const texts = h.posts.flatMap((m) => (m.type === 'event' && m.event.type === 'text' ? [m.event.text] : []));
   assert.deepEqual(texts, ['Hel', 'lo **world**']);
   // No agent was picked: the catalog's default answered.
@@ -194,6 +196,17 @@ test('permission prompts carry the agent\'s options; approve runs the tool, reje
     const stored = h.state().conversation.turns[0]!.events.find((e) => e.type === 'tool_call');
     assert.equal(stored?.type === 'tool_call' && stored.status, expected);
   }
+});
+
+test('mentions: completeNotes answers only the asking surface; the active-note chip attaches the selection when there is one', async () => {
+  const h = harness();
+  const replies: HostMessage[] = [];
+  await h.controller.handle({ type: 'completeNotes', query: 'tom' }, (m) => replies.push(m));
+  assert.deepEqual(replies, [{ type: 'noteCompletions', query: 'tom', items: [] }], 'no completion source: an empty list');
+  await h.controller.handle({ type: 'completeNotes', query: 'x'.repeat(301) });
+  assert.ok(h.warnings.some((w) => /malformed/.test(w)), 'an over-long query is dropped');
+  await h.controller.handle({ type: 'attachActiveNote' });
+  assert.deepEqual(h.posts.filter((m) => m.type === 'attachments').at(-1), { type: 'attachments', attachments: [{ path: 'garden/tomatoes.md' }] });
 });
 
 test('a permission prompt of the third turn is posted for the third turn, not the first', async () => {

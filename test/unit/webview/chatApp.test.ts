@@ -268,3 +268,46 @@ test('history rows start with the date, so conversations with the same first wor
   assert.notEqual(rows[0], rows[1]);
   for (const row of rows) assert.match(row, /^Nov 2\d, \d\d:\d\d( [AP]M)? · How do tomatoes grow\?/);
 });
+
+test('mentions: @ asks the host for notes, the pick becomes a chip and leaves the text; # narrows to headings; stale answers are dropped', () => {
+  const { app, $, doc, sent, key, type } = setup();
+  type('what about @comp');
+  assert.deepEqual(sent.at(-1), { type: 'completeNotes', query: 'comp' });
+  // An answer for an older query is ignored.
+  app.receive({ type: 'noteCompletions', query: 'co', items: [{ path: 'x.md', title: 'x' }] });
+  assert.equal($('.completions').hidden, true);
+  app.receive({ type: 'noteCompletions', query: 'comp', items: [{ path: 'techniques/Composting.md', title: 'Composting' }, { path: 'garden/compost bins.md', title: 'compost bins' }] });
+  assert.deepEqual([...doc.querySelectorAll('.completions li .completion-label')].map((l) => l.textContent), ['Composting', 'compost bins']);
+  key('ArrowDown');
+  key('Enter');
+  assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'garden/compost bins.md' });
+  assert.equal(app.input.value, 'what about ');
+  assert.equal($('.completions').hidden, true);
+
+  type('see [[Composting#br');
+  assert.deepEqual(sent.at(-1), { type: 'completeNotes', query: 'Composting', heading: 'br' });
+  app.receive({ type: 'noteCompletions', query: 'Composting', heading: 'br', items: [{ path: 'techniques/Composting.md', title: 'Composting', heading: 'Browns', startLine: 5, endLine: 12 }] });
+  assert.equal($('.completions li .completion-label').textContent, '# Browns');
+  key('Tab');
+  assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'techniques/Composting.md', startLine: 5, endLine: 12 });
+  assert.equal(app.input.value, 'see ');
+  // An e-mail address is not a mention.
+  const before = sent.length;
+  type('mail me at a@b.org');
+  assert.equal(sent.length, before);
+});
+
+test('the active note is offered as a one-click chip, and hidden while it is attached', () => {
+  const { app, $, sent } = setup();
+  app.receive({ type: 'activeNote', ref: { path: 'garden/tomatoes.md', startLine: 3, endLine: 5 } });
+  const chip = $<HTMLButtonElement>('.suggestion button.suggested');
+  assert.equal(chip.textContent, '+ garden/tomatoes.md:3-5');
+  chip.click();
+  assert.deepEqual(sent.at(-1), { type: 'attachActiveNote' });
+  app.receive({ type: 'attachments', attachments: [{ path: 'garden/tomatoes.md', startLine: 3, endLine: 5 }] });
+  assert.equal($('.suggestion').hidden, true);
+  app.receive({ type: 'attachments', attachments: [] });
+  assert.equal($('.suggestion').hidden, false, 'removing the chip offers it again');
+  app.receive({ type: 'activeNote' });
+  assert.equal($('.suggestion').hidden, true);
+});

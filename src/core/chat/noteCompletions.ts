@@ -1,0 +1,138 @@
+/**
+ * Note mentions in the chat composer (`@compost`, `[[compost`, `@compost#browns`): the kiln's notes
+ * ranked by a fuzzy match on title and path (newest first when equally good), and a note's
+ * headings with their line ranges. The list of notes is read from disk (file names and times, no
+ * note text) and kept for a few seconds, so typing does not walk the kiln on every key.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { resolveKilnNote } from './kilnNoteTarget';
+
+export interface NoteEntry {
+  path: string;
+  /** The file name without `.md`. */
+  title: string;
+  mtime: number;
+}
+
+/** One row of the completion list; picking it attaches `path` (and the heading's lines). */
+export interface NoteCompletion {
+  path: string;
+  title: string;
+  heading?: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+const MAX_NOTES = 50_000;
+const CACHE_MS = 5_000;
+export const MAX_COMPLETIONS = 20;
+
+/**
+ * How well `query` matches `text` as a subsequence (case-insensitive): higher is better, undefined
+ * when it does not match. Consecutive letters and a match at a word start count extra.
+ */
+export function fuzzyScore(query: string, text: string): number | undefined {
+  const q = query.toLowerCase();
+  const t = text.toLowerCase();
+  if (!q) return 0;
+  let score = 0;
+  let at = -1;
+  let run = 0;
+  for (const ch of q) {
+    const next = t.indexOf(ch, at + 1);
+    if (next < 0) return undefined;
+    run = next === at + 1 ? run + 1 : 0;
+    const wordStart = next === 0 || /[\s/_\-.]/.test(t[next - 1]!);
+    score += 1 + run * 2 + (wordStart ? 3 : 0);
+    at = next;
+  }
+  if (t.startsWith(q)) score += 10;
+  return score - t.length * 0.01;
+}
+
+/** Notes matching `query`, best first; ties go to the newest. Title matches count more than path matches. */
+export function rankNotes(notes: readonly NoteEntry[], query: string, limit = MAX_COMPLETIONS): NoteEntry[] {
+  const scored: { note: NoteEntry; score: number }[] = [];
+  for (const note of notes) {
+    const title = fuzzyScore(query, note.title);
+    const path = fuzzyScore(query, note.path);
+    if (title === undefined && path === undefined) continue;
+    scored.push({ note, score: Math.max(title === undefined ? -Infinity : title * 2, path ?? -Infinity) });
+  }
+  scored.sort((a, b) => b.score - a.score || b.note.mtime - a.note.mtime || a.note.path.localeCompare(b.note.path));
+  return scored.slice(0, limit).map((s) => s.note);
+}
+
+/** A note's headings (outside code fences), each with the lines up to the next heading of its level or above. */
+export function headingsOf(text: string): { heading: string; level: number; startLine: number; endLine: number }[] {
+  const lines = text.split('\n');
+  const found: { heading: string; level: number; startLine: number; endLine: number }[] = [];
+  let fence: string | undefined;
+  lines.forEach((line, index) => {
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (!fence) fence = marker[0]!;
+      else if (marker[0] === fence) fence = undefined;
+      return;
+    }
+    if (fence) return;
+    const heading = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) found.push({ heading: heading[2]!, level: heading[1]!.length, startLine: index + 1, endLine: lines.length });
+  });
+  for (let i = 0; i < found.length; i++) {
+    const next = found.slice(i + 1).find((h) => h.level <= found[i]!.level);
+    if (next) found[i]!.endLine = next.startLine - 1;
+  }
+  return found;
+}
+
+export class NoteCatalog {
+  private cached: { at: number; notes: Promise<NoteEntry[]> } | undefined;
+
+  constructor(
+    private readonly kiln: () => string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Completions for `query`; with `heading` (typed after `#`), the best note's matching headings. */
+  async complete(query: string, heading?: string): Promise<NoteCompletion[]> {
+    const ranked = rankNotes(await this.notes(), query);
+    if (heading === undefined) return ranked.map((n) => ({ path: n.path, title: n.title }));
+    const note = ranked[0];
+    if (!note) return [];
+    let text: string;
+    try {
+      text = await readFile((await resolveKilnNote(this.kiln(), note.path)).absolute, 'utf8');
+    } catch {
+      return [];
+    }
+    return headingsOf(text)
+      .map((h) => ({ h, score: fuzzyScore(heading, h.heading) }))
+      .filter((x) => x.score !== undefined)
+      .sort((a, b) => b.score! - a.score! || a.h.startLine - b.h.startLine)
+      .slice(0, MAX_COMPLETIONS)
+      .map(({ h }) => ({ path: note.path, title: note.title, heading: h.heading, startLine: h.startLine, endLine: h.endLine }));
+  }
+
+  private notes(): Promise<NoteEntry[]> {
+    if (this.cached && this.now() - this.cached.at < CACHE_MS) return this.cached.notes;
+    const notes = listNotes(this.kiln());
+    this.cached = { at: this.now(), notes };
+    notes.catch(() => (this.cached = undefined));
+    return notes;
+  }
+}
+
+/** The kiln's `.md` files (hidden folders skipped), with their modification times. */
+async function listNotes(kiln: string): Promise<NoteEntry[]> {
+  const entries = (await readdir(kiln, { recursive: true }).catch(() => [] as string[])).slice(0, MAX_NOTES);
+  const paths = entries.map((e) => e.replace(/\\/g, '/')).filter((p) => /\.md$/i.test(p) && !p.split('/').some((s) => s.startsWith('.')));
+  const notes = await Promise.all(
+    paths.map(async (path) => {
+      const info = await stat(join(kiln, path)).catch(() => undefined);
+      return info?.isFile() ? { path, title: path.split('/').pop()!.replace(/\.md$/i, ''), mtime: info.mtimeMs } : undefined;
+    }),
+  );
+  return notes.filter((n): n is NoteEntry => n !== undefined);
+}
