@@ -10,12 +10,13 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { MAX_BODY_BYTES, serveGatewayHttp } from '../../../src/core/gateway/gatewayHttp';
 import { GATEWAY_MAX_REQUEST_MB } from '../../../src/core/gateway/gatewayStdioTransport';
 import { silentLogger } from '../../../src/core/host';
-import { tempDir, testGatewayOptions, waitFor } from '../gateway/helpers';
+import { FILESYSTEM, tempDir, testGatewayOptions, textOf, waitFor } from '../gateway/helpers';
 
 interface Answer {
   id: string | number | null;
@@ -139,5 +140,34 @@ test('thousands of idle sessions do not pile up: opening them keeps the count at
   } finally {
     await handle.close();
     await gateway.stop();
+  }
+});
+
+test('hearth gateway lives through an upstream message over max_message_mb: that call fails, kiln tools keep working', { timeout: 180_000 }, async () => {
+  const root = await tempDir('gw-big');
+  await mkdir(join(root, '.hearth'));
+  await writeFile(join(root, 'note.md'), '# Note\nstill served\n');
+  await writeFile(join(root, 'big.log'), 'log line\n'.repeat(250_000));
+  await writeFile(
+    join(root, '.hearth', 'config.toml'),
+    `[[mcp.servers]]\nname = "fs"\nprefix = "fs_"\nmax_message_mb = 1\nallowed_tools = ["read_text_file"]\n[mcp.servers.transport]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(root)}]\n`,
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', resolve('node_modules/tsx/dist/loader.mjs'), resolve('src/cli/main.ts'), 'gateway', '--trust'],
+    cwd: root,
+    env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg') } as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'big', version: '1' });
+  await client.connect(transport);
+  try {
+    await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === 'fs_read_text_file'), 60_000, 'the fs upstream');
+    const big = await client.callTool({ name: 'fs_read_text_file', arguments: { path: join(root, 'big.log') } });
+    assert.equal(big.isError, true);
+    assert.match(textOf(big), /more than 1 MB \(max_message_mb = 1\)/);
+    assert.match(textOf(await client.callTool({ name: 'read_note', arguments: { path: 'note.md' } })), /still served/);
+  } finally {
+    await client.close();
   }
 });
