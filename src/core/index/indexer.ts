@@ -38,6 +38,8 @@ export interface IndexReport {
   seconds: number;
   /** Set when the index on disk was unusable or built with another model and was rebuilt. */
   rebuilt?: string;
+  /** postgres store: how its vectors are searched (hnsw_vector ≤ 2,000 dims, hnsw_halfvec ≤ 4,000, exact beyond). */
+  vectorIndex?: string;
   /** Chunks whose vector a shared store already held (another member embedded the same text): not embedded again. */
   reused?: number;
   /** The run was cancelled: what was embedded before is kept (committed). */
@@ -54,6 +56,8 @@ export interface IndexRunContext {
   log: Logger;
   /** Where the size + time cache lives (the store's folder); without it every note is read. */
   statCacheDir?: string;
+  /** Vectors by text hash from another store (`hearth index --copy-to`): used before the embedder. */
+  vectorSource?: ReadonlyMap<string, Float32Array>;
 }
 
 /** Commit at least this often so an interrupted first index keeps most of its work. */
@@ -200,9 +204,13 @@ export function embeddingText(note: ParsedNote, chunk: Chunk): string {
  */
 async function embedMissing(ctx: IndexRunContext, texts: string[], report: IndexReport, signal?: AbortSignal): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
-  if (!ctx.store.knownVectors) return embedAll(await ctx.embedder(), texts, ctx.batching, signal);
+  if (!ctx.store.knownVectors && !ctx.vectorSource) return embedAll(await ctx.embedder(), texts, ctx.batching, signal);
   const hashes = texts.map(textHash);
-  const known = await ctx.store.knownVectors([...new Set(hashes)]);
+  const known = ctx.store.knownVectors ? await ctx.store.knownVectors([...new Set(hashes)]) : new Map<string, Float32Array>();
+  for (const hash of hashes) {
+    const copied = known.has(hash) ? undefined : ctx.vectorSource?.get(hash);
+    if (copied) known.set(hash, copied);
+  }
   const missing = new Map<string, string>();
   hashes.forEach((hash, i) => {
     if (!known.has(hash)) missing.set(hash, texts[i]);

@@ -10,6 +10,7 @@ import type { Embedder } from './embedders/embedder.js';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
 import type { SearchMode, SearchResult } from './searchResult.js';
 import { readStoredHeader } from './storedHeader.js';
+import { vectorsByTextHash } from './copyVectors.js';
 import { postgresOptions } from './store/postgresOptions.js';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
 import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
@@ -22,6 +23,8 @@ export interface KilnIndexOptions {
   processing: ProcessingConfig;
   embedderDeps: EmbedderDeps;
   log: Logger;
+  /** `hearth index --copy-to`: vectors by text hash from the other store and their dimension (no probe). */
+  copySource?: { vectors: ReadonlyMap<string, Float32Array>; dim: number };
 }
 
 export interface SearchRequest {
@@ -120,7 +123,7 @@ export class KilnIndex {
       if (!isFolder) throw new KilnMissingError(this.options.kilnRoot);
       const run = async () =>
         runIndex(
-          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir },
+          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors },
           options,
         );
       let report: IndexReport;
@@ -141,12 +144,31 @@ export class KilnIndex {
         this.mutations++;
         this.writing--;
       }
+      const opened = await this.opened?.catch(() => undefined);
+      if (opened && 'vectorIndex' in opened) report.vectorIndex = String(opened.vectorIndex);
       // Opening the index and loading the model count too: that is the time the user waits.
       report.seconds = (performance.now() - started) / 1000;
       if (this.rebuiltReason) report.rebuilt = this.rebuiltReason;
       this.rebuiltReason = undefined;
       return report;
     });
+  }
+
+  /**
+   * `hearth index --copy-to KIND`: brings the store of that kind up to date with this one's
+   * vectors, matched by text hash, so moving a kiln to the team database (or back) embeds only
+   * what this store did not have.
+   */
+  async copyTo(kind: StoreKind, options: IndexRunOptions = {}): Promise<IndexReport & { from: StoreKind; to: StoreKind; copied: number; reembedded: number }> {
+    const source = await this.store();
+    const vectors = await vectorsByTextHash(source);
+    const target = new KilnIndex({ ...this.options, processing: { ...this.options.processing, store: kind }, copySource: { vectors, dim: source.header.dim } });
+    try {
+      const report = await target.update(options);
+      return { ...report, from: this.kind, to: kind, copied: vectors.size, reembedded: report.embedded - (report.reused ?? 0) };
+    } finally {
+      await target.dispose();
+    }
   }
 
   /** Empties the index (on disk too); the next update embeds every note again. */
@@ -244,7 +266,7 @@ export class KilnIndex {
     const { providerType, model } = this.setup;
     const stored = await readStoredHeader(this.kind, this.dir);
     // The dimension is the index's when it was built with this model; otherwise the model says.
-    const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : await this.probeDimension();
+    const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : (this.options.copySource?.dim ?? (await this.probeDimension()));
     const { store, rebuilt } = await openOrRebuildVectorStore(this.kind, this.dir, { providerType, model, dim });
     if (rebuilt) {
       this.rebuiltReason = rebuilt.message;
@@ -258,7 +280,7 @@ export class KilnIndex {
     const { providerType, model } = this.setup;
     const options = await postgresOptions(this.options, this.dir);
     const { PostgresStore } = await import('./store/postgresStore.js');
-    const dim = (await PostgresStore.storedDimension(options, providerType, model)) ?? (await this.probeDimension());
+    const dim = (await PostgresStore.storedDimension(options, providerType, model)) ?? this.options.copySource?.dim ?? (await this.probeDimension());
     const store = new PostgresStore(options, { providerType, model, dim });
     try {
       await store.open();

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
@@ -59,5 +62,84 @@ test('two members (different folders, same notes) on one database: the second em
     await second.dispose();
     removeKiln(a);
     removeKiln(b);
+  }
+});
+
+test('--copy-to both ways re-embeds nothing: flat → postgres, then postgres → flat', async () => {
+  const kiln = makeKiln({ ...NOTES, 'extra.md': '# Extra\n\nA note only this kiln has, about lighthouses.\n' });
+  const flat = pgIndex(kiln, server.url, embeddings.url, { store: 'flat', kiln_id: 'copy/test' });
+  try {
+    const built = await flat.update();
+    const mark = embeddings.texts();
+    const toPg = await flat.copyTo('postgres');
+    assert.equal(embeddings.texts() - mark, 0, 'flat → postgres embeds nothing');
+    assert.equal(toPg.reembedded, 0);
+    assert.equal(toPg.chunks, built.chunks);
+    assert.equal(toPg.vectorIndex, 'hnsw_vector');
+    const pgSide = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'copy/test' });
+    try {
+      assert.equal((await pgSide.search('lighthouses', { mode: 'hybrid', limit: 1 }))[0]?.path, 'extra.md');
+      // Back: a fresh flat index (cleared) filled from the database without the embedder.
+      await flat.clear();
+      const back = embeddings.texts();
+      const toFlat = await pgSide.copyTo('flat');
+      assert.equal(embeddings.texts() - back, 0, 'postgres → flat embeds nothing');
+      assert.equal(toFlat.reembedded, 0);
+      assert.equal(toFlat.chunks, built.chunks);
+    } finally {
+      await pgSide.dispose();
+    }
+  } finally {
+    await flat.dispose();
+    removeKiln(kiln);
+  }
+});
+
+test('a schema from a newer Hearth is refused with a clear message and left as it is', async () => {
+  const kiln = makeKiln(NOTES);
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  const index = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'newer/schema' });
+  try {
+    await index.update();
+    await index.dispose();
+    await client.query('UPDATE hearth_schema SET version = 99');
+    const again = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'newer/schema' });
+    await assert.rejects(again.update(), (error: unknown) => (error as { code?: string }).code === 'index.schema_too_new' && /version 99/.test((error as Error).message) && /Update Hearth/.test((error as Error).message));
+    await again.dispose();
+    assert.equal((await client.query('SELECT version FROM hearth_schema')).rows[0].version, 99, 'not altered');
+  } finally {
+    await client.query('UPDATE hearth_schema SET version = 1');
+    await client.end();
+    await index.dispose();
+    removeKiln(kiln);
+  }
+});
+
+test('database stopped mid-session: a clear error naming the host (never the password), then recovery on the same index', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hearth-pgdata-'));
+  let own = await startPgServer({ dataDir });
+  const kiln = makeKiln(NOTES);
+  const url = own.url.replace('postgres@', 'postgres:Sup3rSecretPw@');
+  const index = pgIndex(kiln, url, embeddings.url);
+  try {
+    await index.update();
+    assert.ok((await index.search('Colosseum espresso', { limit: 1 })).length > 0);
+    await own.stop();
+    await assert.rejects(index.search('Colosseum espresso', { mode: 'semantic', limit: 1 }), (error: unknown) => {
+      const message = (error as Error).message;
+      return (error as { code?: string }).code === 'index.unreachable' && message.includes(`127.0.0.1:${own.port}`) && !message.includes('Sup3rSecretPw');
+    });
+    await assert.rejects(index.update(), (error: unknown) => (error as { code?: string }).code === 'index.unreachable');
+    own = await startPgServer({ port: own.port, dataDir });
+    const hits = await index.search('Colosseum espresso', { mode: 'semantic', limit: 3 });
+    assert.ok(hits.length > 0, 'reconnects when the database is back');
+    const report = await index.update();
+    assert.equal(report.unchanged, 3);
+  } finally {
+    await index.dispose();
+    await own.stop();
+    removeKiln(kiln);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

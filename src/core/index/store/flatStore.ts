@@ -205,6 +205,11 @@ export class FlatStore implements VectorStore {
     for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield this.chunkAt(i);
   }
 
+  /** Every live chunk with its float32 vector (a copy): `hearth index --copy-to` moves them by text hash. */
+  *chunkVectors(): Iterable<[ChunkRecord, Float32Array]> {
+    for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield [this.chunkAt(i), this.vector(i).slice()];
+  }
+
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
     if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
     if (k <= 0 || this.live === 0) return [];
