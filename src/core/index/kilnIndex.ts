@@ -340,7 +340,9 @@ export class KilnIndex {
     return (this.lexicalBuild ??= (async () => {
       const [version, mutations] = [this.version, this.mutations];
       try {
-        const index = await NoteBm25.build(NoteBm25.notesOf(store.chunks()));
+        // Note by note where the store can (its rows are parsed as the sliced build reaches them).
+        const notes = store.noteChunks ? this.eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
+        const index = await NoteBm25.build(notes);
         // A run that started meanwhile may have moved chunks under the build (a compaction): the
         // result still answers this search, and the next one rebuilds it.
         const suspect = this.writing > 0 || this.mutations !== mutations;
@@ -357,7 +359,7 @@ export class KilnIndex {
   private async loadLexical(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
     try {
       const file = await readLexicalFile(this.dir);
-      return file && { version: -1, index: NoteBm25.fromSnapshot(file.snapshot), hashes: file.hashes };
+      return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
     } catch (error) {
       this.options.log.warn(`index: ${describeError(error)}`);
       return undefined;
@@ -372,6 +374,10 @@ export class KilnIndex {
     } catch (error) {
       this.options.log.warn(`index: the lexical index could not be saved: ${describeError(error)}`);
     }
+  }
+
+  private *eachNote(store: VectorStore, hashes: Map<string, string>): Generator<ChunkRecord[]> {
+    for (const path of hashes.keys()) yield this.noteChunks(store, path);
   }
 
   /** One note's chunks in line order (the store's own lookup where it has one). */

@@ -108,6 +108,8 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
       at += bytes;
       return slice;
     };
+    // The event loop gets a turn between the steps (an editor opening a large kiln keeps responding).
+    await tick();
     const termText = take(header.termBytes).toString('utf8');
     take(pad4(header.termBytes) - header.termBytes);
     const offsets = new Uint32Array(copy(take((header.terms + 1) * 4)));
@@ -115,10 +117,13 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
     const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
+    await tick();
     const notes = JSON.parse(take(header.notesBytes).toString('utf8')) as [string, number, string][];
     const terms = header.terms === 0 ? [] : termText.split('\n');
     if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
+    await tick();
     for (const doc of postDocs) if (doc >= header.notes) throw new Error('a posting names a missing note');
+    await tick();
     return {
       snapshot: { terms, offsets, postDocs, postTfs, lengths, notes: notes.map(([p, chunks]) => ({ path: p, chunks })) },
       hashes: new Map(notes.map(([p, , hash]) => [p, hash])),
@@ -127,6 +132,8 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
   }
 }
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function asBytes(array: ArrayBufferView): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);

@@ -228,6 +228,17 @@ export class NoteBm25 {
 
   /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
   snapshot(): NoteBm25Snapshot {
+    // Fresh from a build (nothing removed or added since): the arrays already are the snapshot.
+    if (this.added.size === 0 && this.live === this.docs.length && this.offsets.length === this.termIds.size + 1) {
+      return {
+        terms: [...this.termIds.keys()],
+        offsets: this.offsets,
+        postDocs: this.postDocs,
+        postTfs: this.postTfs,
+        lengths: this.lengths.subarray(0, this.docs.length * F),
+        notes: this.docs.map((d) => ({ path: d.path, chunks: d.chunkCount })),
+      };
+    }
     const live = this.docs.map((_, doc) => doc).filter((doc) => !this.dead[doc]);
     const newDoc = new Int32Array(this.docs.length).fill(-1);
     live.forEach((doc, i) => (newDoc[doc] = i));
@@ -272,22 +283,36 @@ export class NoteBm25 {
   static fromSnapshot(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): NoteBm25 {
     const index = new NoteBm25([], fields);
     snapshot.terms.forEach((term, id) => index.termIds.set(term, id));
-    index.offsets = snapshot.offsets;
-    index.postDocs = snapshot.postDocs;
-    index.postTfs = snapshot.postTfs;
+    return index.adopt(snapshot);
+  }
+
+  /** The same, handing the event loop back every 50k terms (a large kiln has hundreds of thousands). */
+  static async load(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): Promise<NoteBm25> {
+    const index = new NoteBm25([], fields);
+    for (let id = 0; id < snapshot.terms.length; id++) {
+      index.termIds.set(snapshot.terms[id], id);
+      if (id % 50_000 === 49_999) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return index.adopt(snapshot);
+  }
+
+  private adopt(snapshot: NoteBm25Snapshot): NoteBm25 {
+    this.offsets = snapshot.offsets;
+    this.postDocs = snapshot.postDocs;
+    this.postTfs = snapshot.postTfs;
     const n = snapshot.notes.length;
-    index.lengths = new Float32Array(Math.max(64, n * 2) * F);
-    index.lengths.set(snapshot.lengths);
-    index.dead = new Uint8Array(Math.max(64, n * 2));
+    this.lengths = new Float32Array(Math.max(64, n * 2) * F);
+    this.lengths.set(snapshot.lengths);
+    this.dead = new Uint8Array(Math.max(64, n * 2));
     snapshot.notes.forEach((note, doc) => {
-      index.docs.push({ path: note.path, chunkCount: note.chunks });
-      index.byPath.set(note.path, doc);
-      for (let f = 0; f < F; f++) index.totals[f] += snapshot.lengths[doc * F + f];
-      index.chunkTotal += note.chunks;
-      index.chunkLengthTotal += snapshot.lengths[doc * F + 3];
+      this.docs.push({ path: note.path, chunkCount: note.chunks });
+      this.byPath.set(note.path, doc);
+      for (let f = 0; f < F; f++) this.totals[f] += snapshot.lengths[doc * F + f];
+      this.chunkTotal += note.chunks;
+      this.chunkLengthTotal += snapshot.lengths[doc * F + 3];
     });
-    index.live = n;
-    return index;
+    this.live = n;
+    return this;
   }
 
   private scoreAll(q: LexicalQuery): { scores: Float64Array; touched: number[] } {
