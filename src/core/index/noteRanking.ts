@@ -109,7 +109,7 @@ export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[]
 const RERANK_DEPTH = 30;
 const PHRASE_WEIGHT = 0.2;
 /** Characters of a note read for its word pairs (the opening of a long note says what it is about). */
-const PHRASE_CHARS = 20_000;
+const PHRASE_CHARS = 6_000;
 
 function queryPairs(q: LexicalQuery): Set<string> {
   const pairs = new Set<string>();
