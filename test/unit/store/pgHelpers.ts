@@ -72,8 +72,9 @@ export interface CountingEmbedder extends EmbedServer {
 }
 
 /** OpenAI's POST /embeddings (float or base64 encoding), 16-dim deterministic vectors per text. */
-export async function startOpenAiEmbeddings(dims = 16): Promise<CountingEmbedder> {
-  const server = await startEmbedServer((path, body, res) => {
+export async function startOpenAiEmbeddings(dims = 16, delayMs = 0): Promise<CountingEmbedder> {
+  const server = await startEmbedServer(async (path, body, res) => {
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (!path.endsWith('/embeddings')) return json(res, 404, { error: { message: 'not found' } });
     const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
     const data = input.map((text, index) => {
