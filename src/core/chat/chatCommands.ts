@@ -12,6 +12,8 @@ export interface ChatModels {
   switchTo(id: string): Promise<string>;
   /** Every configured provider's models as `provider/model` ids, and the providers that failed. */
   list(): Promise<{ ids: string[]; errors: string[] }>;
+  /** The current model's context window in tokens, where the backend tells (sizes the attachment budget). */
+  contextTokens?(): Promise<number | undefined>;
   /** Opens the editor's model picker (`:model` alone). */
   openSwitcher(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand, type ChatModels } from './chatCommands';
 import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
-import { PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
+import { attachmentBudget, PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
 import type { AutoContext } from './autoContext';
 import { editorRemedy } from './editorRemedies';
 import { PermissionBroker } from './permissionBroker';
@@ -34,7 +34,8 @@ export interface ChatNotes {
   selection?(): { ref: AttachmentRef; text: string } | undefined;
   /** Mention completion: notes matching `query`, or with `heading` the best note's headings. */
   complete?(query: string, heading?: string): Promise<NoteCompletion[]>;
-  read(ref: AttachmentRef): Promise<string>;
+  /** The note's text (or its lines), cut to `budget` characters with a note saying where. */
+  read(ref: AttachmentRef, budget?: number): Promise<string>;
   search?(query: string): Promise<SearchHitView[]>;
 }
 
@@ -325,7 +326,8 @@ export class ChatController {
       this.deps.post({ type: 'event', turnId: turn.id, event });
     };
     try {
-      const prompts = await readAttachments(attachments, (ref) => this.deps.notes.read(ref));
+      const contextTokens = attachments.length > 0 ? await this.deps.models.contextTokens?.().catch(() => undefined) : undefined;
+      const prompts = await readAttachments(attachments, (ref, budget) => this.deps.notes.read(ref, budget), attachmentBudget(contextTokens));
       const context = await this.kilnContext(turn.text, abort.signal);
       prompts.push(...context);
       contextRefs = context.map((a) => ({ path: a.path, ...(a.startLine ? { startLine: a.startLine } : {}), ...(a.endLine ? { endLine: a.endLine } : {}) }));

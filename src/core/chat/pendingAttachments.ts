@@ -37,9 +37,26 @@ export class PendingAttachments {
   }
 }
 
-/** The attachments' text as the agent gets it: what was given when attached, else the note read now. */
-export function readAttachments(attachments: readonly PendingAttachment[], read: (ref: AttachmentRef) => Promise<string>): Promise<PromptAttachment[]> {
-  return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text ?? (await read(a.ref)) })));
+/** Without a known context window, what all attachments of one message may take together. */
+export const DEFAULT_ATTACHMENT_BUDGET = 100_000;
+
+/**
+ * Characters the attachments of one message may take: half the model's context window at about
+ * 4 characters a token (the rest is for the conversation, the tools and the answer), within bounds.
+ */
+export function attachmentBudget(contextTokens: number | undefined): number {
+  if (!contextTokens || contextTokens <= 0) return DEFAULT_ATTACHMENT_BUDGET;
+  return Math.min(400_000, Math.max(4_000, Math.floor(contextTokens * 2)));
+}
+
+/**
+ * The attachments' text as the agent gets it: what was given when attached, else the note read now;
+ * the budget is shared equally, each part cut at a line with a note saying where.
+ */
+export function readAttachments(attachments: readonly PendingAttachment[], read: (ref: AttachmentRef, budget: number) => Promise<string>, budget = DEFAULT_ATTACHMENT_BUDGET): Promise<PromptAttachment[]> {
+  const share = Math.floor(budget / Math.max(1, attachments.length));
+  // Text given when attached (a selection) is cut here; a note read now is cut by the reader.
+  return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text !== undefined ? cutToBudget(a.text, a.ref.path, share, a.ref.startLine ?? 1) : await read(a.ref, share) })));
 }
 
 /**

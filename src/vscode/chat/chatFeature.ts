@@ -68,6 +68,12 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         errors: listing.filter((entry) => entry.error).map((entry) => `${entry.provider}: ${entry.error!.message}`),
       };
     },
+    contextTokens: async () => {
+      // The local runner reports its model's window (/api/show); other providers do not say.
+      const current = llm.selection.current();
+      const provider = llm.provider(current) as { numCtx?(model: string, signal: AbortSignal): Promise<number | undefined> };
+      return current.model && provider.numCtx ? provider.numCtx(current.model, AbortSignal.timeout(3_000)) : undefined;
+    },
     openSwitcher: async () => {
       await vscode.commands.executeCommand(SWITCH_MODEL_COMMAND);
     },

@@ -65,13 +65,13 @@ export class EditorNotes implements ChatNotes {
     return { ref: { ...base, startLine: start.line + 1, endLine: lastLine }, text: editor.document.getText(editor.selection) };
   }
 
-  async read(ref: AttachmentRef): Promise<string> {
+  async read(ref: AttachmentRef, budget = MAX_ATTACHMENT_CHARS): Promise<string> {
     const file = isAbsolute(ref.path) ? ref.path : resolve(this.kiln(), ref.path);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
     // Saved conversations are replayed by Retry: a stored path is confined again before it is read.
     const text = open ? open.getText() : await readFile((await this.scope.check(ref.path)).absolute, 'utf8');
     const lines = ref.startLine === undefined ? text : text.split('\n').slice(ref.startLine - 1, ref.endLine ?? ref.startLine).join('\n');
-    return cutToBudget(lines, ref.path, MAX_ATTACHMENT_CHARS, ref.startLine ?? 1);
+    return cutToBudget(lines, ref.path, budget, ref.startLine ?? 1);
   }
 
   private refFor(file: string): AttachmentRef {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fuzzyScore, headingsOf, NoteCatalog, rankNotes } from '../../../src/core/chat/noteCompletions';
-import { cutToBudget } from '../../../src/core/chat/pendingAttachments';
+import { attachmentBudget, cutToBudget, readAttachments } from '../../../src/core/chat/pendingAttachments';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
 
 let kiln: string;
@@ -59,4 +59,21 @@ test('a 5 MB note attached is cut to the budget at a line, and the cut says wher
   assert.ok(cut.includes(`\n${last} ${line}\n…`), 'the last attached line is whole');
   assert.equal(cutToBudget('short', 'a.md', 100), 'short');
   assert.match(cutToBudget('x'.repeat(500), 'one-line.md', 100, 7), /^x{100}\n… \(cut at line 7 of one-line\.md/);
+});
+
+test('the attachment budget follows the model\'s context window and is shared by the attachments', async () => {
+  assert.equal(attachmentBudget(undefined), 100_000);
+  assert.equal(attachmentBudget(8_192), 16_384);
+  assert.equal(attachmentBudget(1_000_000), 400_000);
+  assert.equal(attachmentBudget(512), 4_000);
+  const budgets: number[] = [];
+  const selection = 'line one\n'.repeat(5_000);
+  const read = await readAttachments([{ ref: { path: 'a.md' } }, { ref: { path: 'sel.md', startLine: 10, endLine: 5_009 }, text: selection }], async (ref, budget) => {
+    budgets.push(budget);
+    return `read ${ref.path}`;
+  }, attachmentBudget(8_192));
+  assert.deepEqual(budgets, [8_192]);
+  assert.equal(read[0]!.text, 'read a.md');
+  assert.match(read[1]!.text, /\n… \(cut at line \d+ of sel\.md to fit the attachment budget of 8,192 characters/);
+  assert.ok(read[1]!.text.length < 8_192 + 300);
 });
