@@ -28,7 +28,7 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
       try {
         await checkModelId(ctx.llm, flags.model);
       } catch (error) {
-        if (isLlmError(error, 'llm-unknown-provider')) throw new UsageError(error.message);
+        if (isLlmError(error, 'llm.unknown_provider')) throw new UsageError(error.message);
         throw error;
       }
     }

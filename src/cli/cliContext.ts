@@ -43,7 +43,7 @@ export interface CommonFlags {
 /** A wrong command line: main prints the message and exits 2. */
 export class UsageError extends HearthError {
   constructor(message: string) {
-    super('usage', message);
+    super('cli.usage', message);
   }
 }
 

@@ -30,7 +30,7 @@ const COMMANDS: Record<string, CommandEntry> = {
 };
 
 /** Exit codes other than 1 for an expected failure: 2 a wrong command line, 3 an untrusted folder (cliTrust.ts). */
-const EXIT_CODES: Record<string, number> = { usage: 2, 'trust.untrusted_folder': 3 };
+const EXIT_CODES: Record<string, number> = { 'cli.usage': 2, 'trust.untrusted_folder': 3 };
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`);

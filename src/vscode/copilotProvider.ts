@@ -53,7 +53,7 @@ export class CopilotProvider implements LlmProvider {
   }
 
   private noModels(): LlmError {
-    return new LlmError('llm-unreachable', `provider "${this.settings.name}" (githubcopilot): no Copilot chat models are available. Install GitHub Copilot Chat and sign in.`, this.settings.name);
+    return new LlmError('llm.unreachable', `provider "${this.settings.name}" (githubcopilot): no Copilot chat models are available. Install GitHub Copilot Chat and sign in.`, this.settings.name);
   }
 
   private async pick(model: string | undefined): Promise<vscode.LanguageModelChat> {
@@ -62,7 +62,7 @@ export class CopilotProvider implements LlmProvider {
     if (!model) return models[0];
     const found = models.find((m) => m.id === model || m.family === model);
     if (!found) {
-      throw new LlmError('llm-model-not-found', `model "${model}" not found on provider "${this.settings.name}" (githubcopilot). Available: ${models.map((m) => m.id).join(', ')}.`, this.settings.name);
+      throw new LlmError('llm.model_not_found', `model "${model}" not found on provider "${this.settings.name}" (githubcopilot). Available: ${models.map((m) => m.id).join(', ')}.`, this.settings.name);
     }
     return found;
   }
@@ -111,10 +111,10 @@ export class CopilotProvider implements LlmProvider {
 function mapLanguageModelError(error: unknown, settings: ProviderSettings): unknown {
   if (!(error instanceof vscode.LanguageModelError)) return error;
   const codes: Record<string, [LlmErrorCode, string]> = {
-    NoPermissions: ['llm-unauthorized', 'Hearth is not allowed to use Copilot models: allow it when VS Code asks, or under Accounts > Manage Language Model Access.'],
-    NotFound: ['llm-model-not-found', 'The Copilot model is not available: pick another one with "Hearth: Switch Model".'],
-    Blocked: ['llm-request-failed', 'Copilot blocked the request (quota or policy).'],
+    NoPermissions: ['llm.unauthorized', 'Hearth is not allowed to use Copilot models: allow it when VS Code asks, or under Accounts > Manage Language Model Access.'],
+    NotFound: ['llm.model_not_found', 'The Copilot model is not available: pick another one with "Hearth: Switch Model".'],
+    Blocked: ['llm.request_failed', 'Copilot blocked the request (quota or policy).'],
   };
-  const [code, remedy] = codes[error.code] ?? ['llm-request-failed', error.message];
+  const [code, remedy] = codes[error.code] ?? ['llm.request_failed', error.message];
   return new LlmError(code, `provider "${settings.name}" (githubcopilot): ${remedy}`, settings.name, { cause: error });
 }

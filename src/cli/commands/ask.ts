@@ -69,7 +69,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       await switchModelChecked(ctx, model);
     } catch (error) {
       // A typo in --model is the caller's mistake: exit 2, as for any bad argument.
-      if (isLlmError(error, 'llm-unknown-provider')) throw new UsageError(error.message);
+      if (isLlmError(error, 'llm.unknown_provider')) throw new UsageError(error.message);
       throw error;
     }
   }
@@ -104,7 +104,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (error) {
     // Ctrl-C: end the partial line and exit like an interrupted command, without an error message.
-    if (isLlmError(error, 'llm-cancelled')) {
+    if (isLlmError(error, 'llm.cancelled')) {
       if (!json && message) io.stdout.write('\n');
       return 130;
     }

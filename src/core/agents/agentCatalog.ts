@@ -102,9 +102,9 @@ export class HearthAgentCatalog implements AgentCatalog {
       const external = (await this.externalAgents()).find((agent) => agent.name === name);
       if (!external || !this.options.external) {
         const known = (await this.list()).map((agent) => agent.name).join(', ');
-        throw new AgentError('agent-unknown', `no agent named "${name}" (known: ${known}); \`hearth agents\` lists them`);
+        throw new AgentError('agent.unknown', `no agent named "${name}" (known: ${known}); \`hearth agents\` lists them`);
       }
-      if (!external.available) throw new AgentError('agent-unavailable', `the agent "${name}" is not available: ${external.unavailableReason ?? 'unknown reason'}`);
+      if (!external.available) throw new AgentError('agent.unavailable', `the agent "${name}" is not available: ${external.unavailableReason ?? 'unknown reason'}`);
       session = await this.options.external.start(name, options);
     }
     return this.options.transcripts ? this.options.transcripts.record(session, options.cwd) : session;

@@ -41,7 +41,7 @@ export function resolveModel(runtime: LlmRuntime, id: string | undefined): Provi
   const providers = runtime.selection.providers();
   const ref = parseModelId(id, providers.map((p) => p.name), current.name);
   const base = providers.find((p) => p.name === ref.provider);
-  if (!base) throw new LlmError('llm-unknown-provider', `no provider named "${ref.provider}" is configured`, ref.provider);
+  if (!base) throw new LlmError('llm.unknown_provider', `no provider named "${ref.provider}" is configured`, ref.provider);
   return ref.model ? { ...base, model: ref.model } : base;
 }
 

@@ -62,8 +62,8 @@ export class InternalAgentSession implements AgentSession {
   }
 
   async *prompt(text: string, attachments: PromptAttachment[] = [], signal?: AbortSignal): AsyncIterable<AgentEvent> {
-    if (this.disposed) throw new AgentError('agent-disposed', `the session with "${this.agent.name}" has ended; start a new one`);
-    if (this.busy) throw new AgentError('agent-busy', `"${this.agent.name}" is still answering; wait for it or cancel it first`);
+    if (this.disposed) throw new AgentError('agent.disposed', `the session with "${this.agent.name}" has ended; start a new one`);
+    if (this.busy) throw new AgentError('agent.busy', `"${this.agent.name}" is still answering; wait for it or cancel it first`);
     this.busy = true;
     this.turnId = `${this.id}-${randomUUID().slice(0, 8)}`;
     const abort = AbortSignal.any([this.disposal.signal, ...(signal ? [signal] : [])]);
@@ -100,7 +100,7 @@ export class InternalAgentSession implements AgentSession {
           else finish = event.reason;
         }
       } catch (error) {
-        if (signal.aborted || isLlmError(error, 'llm-cancelled')) return 'cancelled';
+        if (signal.aborted || isLlmError(error, 'llm.cancelled')) return 'cancelled';
         yield errorEvent(error);
         return 'error';
       }
@@ -140,7 +140,7 @@ export class InternalAgentSession implements AgentSession {
       if (insisted) {
         yield {
           type: 'error',
-          code: 'agent-tool-loop',
+          code: 'agent.tool_loop',
           message: `${this.agent.name} kept repeating the same tool call after being told the result would not change, so the turn was stopped.`,
           remedy: 'Rephrase the request, or choose a larger model (small models loop on tools more often).',
         };
@@ -149,7 +149,7 @@ export class InternalAgentSession implements AgentSession {
     }
     yield {
       type: 'error',
-      code: 'agent-max-steps',
+      code: 'agent.max_steps',
       message: `${this.agent.name} used all ${maxSteps} steps without giving an answer, so the turn was stopped.`,
       remedy: 'Ask again more specifically, or split the task into smaller requests.',
     };
@@ -250,6 +250,6 @@ function shorten(text: string): string {
 }
 
 function errorEvent(error: unknown): AgentEvent {
-  const code = isHearthError(error) ? error.code : 'agent-failed';
+  const code = isHearthError(error) ? error.code : 'agent.failed';
   return { type: 'error', code, message: describeError(error), remedy: llmRemedy(code) };
 }

@@ -203,7 +203,7 @@ export class RecordedSession implements AgentSession {
         yield event;
       }
     } catch (error) {
-      this.writer.event({ type: 'error', code: isHearthError(error) ? error.code : 'agent-failed', message: describeError(error) });
+      this.writer.event({ type: 'error', code: isHearthError(error) ? error.code : 'agent.failed', message: describeError(error) });
       throw error;
     } finally {
       await this.writer.flush();

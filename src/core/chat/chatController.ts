@@ -16,7 +16,7 @@ import type { HistoryStore } from './historyStore';
 import { attachmentBudget, PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
 import type { AutoContext } from './autoContext';
 import { editorRemedy } from './editorRemedies';
-import { PermissionBroker } from './permissionBroker';
+import { PermissionPrompts } from './permissionPrompts';
 import type { NoteCompletion } from './noteCompletions';
 import { SourceList } from './sources';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
@@ -69,7 +69,7 @@ export class ChatController {
   private running: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;
   private readonly attachments = new PendingAttachments();
   private pickerWanted: boolean;
-  private readonly permissions: PermissionBroker;
+  private readonly permissions: PermissionPrompts;
   private readonly agentListeners = new Set<(agent: string | undefined) => void>();
   private readonly newId: () => string;
   private readonly now: () => number;
@@ -82,7 +82,7 @@ export class ChatController {
     this.deps = { ...deps, post: redactedPost(deps.post, deps.redactor) };
     this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     this.now = deps.now ?? Date.now;
-    this.permissions = new PermissionBroker((m) => deps.post(m));
+    this.permissions = new PermissionPrompts((m) => deps.post(m));
     this.agentSession = new AgentSessionSlot(deps.catalog, deps.log);
     const lastId = deps.store.lastId();
     this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());

@@ -4,14 +4,14 @@
  * without an entry keep the agent's own remedy.
  */
 const EDITOR_REMEDIES: Record<string, string> = {
-  'llm-unreachable': 'Start the model server or fix the endpoint, then Retry ("Hearth: Check Local Runner" tests the local runner).',
-  'llm-unauthorized': 'Set a valid key with "Hearth: Set API Key", then Retry.',
-  'llm-missing-key': 'Set the key with "Hearth: Set API Key", then Retry.',
-  'llm-model-not-found': 'Choose a model the provider has with "Hearth: Switch Model" (or install this one), then Retry.',
-  'llm-timeout': 'Retry, or raise timeout_secs for this provider ("Hearth: Open Workspace Config").',
-  'llm-unknown-provider': 'Choose a configured model with "Hearth: Switch Model".',
-  'llm-missing-endpoint': 'Set endpoint for this provider ("Hearth: Open Workspace Config").',
-  'llm-request-failed': 'Check the provider in "Hearth: Show Effective Config", then Retry; details are in "Hearth: Show Log".',
+  'llm.unreachable': 'Start the model server or fix the endpoint, then Retry ("Hearth: Check Local Runner" tests the local runner).',
+  'llm.unauthorized': 'Set a valid key with "Hearth: Set API Key", then Retry.',
+  'llm.missing_key': 'Set the key with "Hearth: Set API Key", then Retry.',
+  'llm.model_not_found': 'Choose a model the provider has with "Hearth: Switch Model" (or install this one), then Retry.',
+  'llm.timeout': 'Retry, or raise timeout_secs for this provider ("Hearth: Open Workspace Config").',
+  'llm.unknown_provider': 'Choose a configured model with "Hearth: Switch Model".',
+  'llm.missing_endpoint': 'Set endpoint for this provider ("Hearth: Open Workspace Config").',
+  'llm.request_failed': 'Check the provider in "Hearth: Show Effective Config", then Retry; details are in "Hearth: Show Log".',
 };
 
 export function editorRemedy(code: string): string | undefined {

@@ -15,7 +15,7 @@ export type ConfigScalar = string | number | boolean;
 
 export class ConfigEditError extends HearthError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('config-edit-failed', message, options);
+    super('config.edit_failed', message, options);
   }
 }
 

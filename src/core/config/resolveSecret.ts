@@ -91,7 +91,7 @@ export class MissingSecretError extends HearthError {
     /** The provider is the implicit one described by `[chat]`, which has no api_key key. */
     implicit = false,
   ) {
-    super('missing-secret', missingSecretMessage(provider, providerType, reference, implicit));
+    super('config.missing_secret', missingSecretMessage(provider, providerType, reference, implicit));
   }
 }
 

@@ -137,7 +137,7 @@ export class Gateway {
 
   async restart(name: string): Promise<void> {
     const entry = this.upstreams.get(name);
-    if (!entry) throw new GatewayError('unknown-upstream', `No tool server named "${name}" is configured`, name);
+    if (!entry) throw new GatewayError('gateway.unknown_upstream', `No tool server named "${name}" is configured`, name);
     await entry.upstream.restart();
   }
 
@@ -181,7 +181,7 @@ export class Gateway {
   /** Calls a tool by its exposed name. Throws GatewayError (unknown-tool, upstream-down, upstream-timeout, upstream-call). */
   async callTool(exposedName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const route = this.routes.get(exposedName);
-    if (!route) throw new GatewayError('unknown-tool', `No tool named "${exposedName}" is served by the gateway`);
+    if (!route) throw new GatewayError('gateway.unknown_tool', `No tool named "${exposedName}" is served by the gateway`);
     return route.upstream.callTool(route.originalName, args, signal);
   }
 

@@ -5,14 +5,14 @@ import { HearthError } from '../errors';
  * upstream (and the tool, where there is one) so a user can tell which server to look at.
  */
 export type GatewayErrorCode =
-  | 'upstream-down'
-  | 'upstream-timeout'
-  | 'upstream-spawn'
-  | 'upstream-handshake'
-  | 'upstream-call'
-  | 'unknown-tool'
-  | 'unknown-upstream'
-  | 'gateway-stopped';
+  | 'gateway.upstream_down'
+  | 'gateway.upstream_timeout'
+  | 'gateway.upstream_spawn'
+  | 'gateway.upstream_handshake'
+  | 'gateway.upstream_call'
+  | 'gateway.unknown_tool'
+  | 'gateway.unknown_upstream'
+  | 'gateway.stopped';
 
 export class GatewayError extends HearthError {
   constructor(

@@ -139,10 +139,10 @@ export class Upstream {
       return (await client.callTool({ name: originalName, arguments: args }, undefined, { timeout: limit * 1000, signal })) as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new GatewayError('upstream-timeout', `Tool "${exposed}" on upstream "${this.name}" did not answer within ${limit} s (timeout_secs)`, this.name, { cause: error });
+        throw new GatewayError('gateway.upstream_timeout', `Tool "${exposed}" on upstream "${this.name}" did not answer within ${limit} s (timeout_secs)`, this.name, { cause: error });
       }
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-        throw new GatewayError('upstream-call', `Tool "${exposed}" on upstream "${this.name}" failed: ${this.scrub(error.message)}`, this.name, { cause: error });
+        throw new GatewayError('gateway.upstream_call', `Tool "${exposed}" on upstream "${this.name}" failed: ${this.scrub(error.message)}`, this.name, { cause: error });
       }
       if (signal?.aborted) throw error;
       // Anything else means the connection itself failed (process gone, HTTP refused): the upstream is down.
@@ -163,7 +163,7 @@ export class Upstream {
             : 'auto_reconnect is off; restart the tool server to try again';
       why = `is down (${state.error}); ${retry}`;
     }
-    return new GatewayError('upstream-down', `Tool "${exposed}" is unavailable: upstream "${this.name}" ${why}`, this.name);
+    return new GatewayError('gateway.upstream_down', `Tool "${exposed}" is unavailable: upstream "${this.name}" ${why}`, this.name);
   }
 
   private connect(): Promise<void> {
@@ -228,13 +228,13 @@ export class Upstream {
     const transport = this.config.transport;
     if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
       const what = code === 'ENOENT' ? 'was not found (check the command and PATH)' : 'is not executable';
-      return new GatewayError('upstream-spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
+      return new GatewayError('gateway.upstream_spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
     }
     const broken = this.brokenReason(connection);
-    if (broken) return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
+    if (broken) return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
     const lastLine = stderr.split('\n').filter(Boolean).pop();
     const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
-    return new GatewayError('upstream-handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
+    return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
   }
 
   /** Why this connection's stream was given up on (a message over max_message_mb, non-JSON output), if it was. */
@@ -305,7 +305,7 @@ export class Upstream {
     void client?.close().catch(() => {});
     void transport?.close().catch(() => {});
     this.options.log.warn(`[mcp:${this.name}] disconnected: ${reason}`);
-    this.failed(this.generation, new GatewayError('upstream-down', reason, this.name));
+    this.failed(this.generation, new GatewayError('gateway.upstream_down', reason, this.name));
   }
 
   private failed(gen: number, error: GatewayError): void {

@@ -46,13 +46,13 @@ function build(settings: ProviderSettings, deps: ProviderDeps, factories: Provid
       return new UnavailableProvider(
         settings,
         new LlmError(
-          'llm-editor-only',
+          'llm.editor_only',
           `provider "${settings.name}" (githubcopilot) is only available inside the editor (it uses VS Code's language model API); choose another provider for the CLI, e.g. \`hearth ask --model <provider>/<model>\`.`,
           settings.name,
         ),
       );
     default:
-      return new UnavailableProvider(settings, new LlmError('llm-unknown-provider', `provider "${settings.name}" has an unknown type "${String(settings.type)}"`, settings.name));
+      return new UnavailableProvider(settings, new LlmError('llm.unknown_provider', `provider "${settings.name}" has an unknown type "${String(settings.type)}"`, settings.name));
   }
 }
 

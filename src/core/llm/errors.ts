@@ -10,23 +10,23 @@ import { keySourceHint } from './apiKey';
 
 export type LlmErrorCode =
   /** Nothing listens at the endpoint (connection refused, unknown host). */
-  | 'llm-unreachable'
+  | 'llm.unreachable'
   /** 401/403: the key is missing, wrong or lacks access. */
-  | 'llm-unauthorized'
+  | 'llm.unauthorized'
   /** A hosted provider has no key configured at all. */
-  | 'llm-missing-key'
-  | 'llm-model-not-found'
+  | 'llm.missing_key'
+  | 'llm.model_not_found'
   /** timeout_secs passed; the request was aborted. */
-  | 'llm-timeout'
+  | 'llm.timeout'
   /** The caller aborted (user pressed stop). */
-  | 'llm-cancelled'
+  | 'llm.cancelled'
   /** githubcopilot outside the editor. */
-  | 'llm-editor-only'
+  | 'llm.editor_only'
   /** `provider/model` names no configured provider. */
-  | 'llm-unknown-provider'
+  | 'llm.unknown_provider'
   /** A provider type that needs an endpoint (custom) has none. */
-  | 'llm-missing-endpoint'
-  | 'llm-request-failed';
+  | 'llm.missing_endpoint'
+  | 'llm.request_failed';
 
 export class LlmError extends HearthError {
   constructor(
@@ -100,20 +100,20 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
   const who = `provider "${settings.name}" (${settings.type})`;
   if (ctx.timedOut) {
     const secs = (ctx.limitMs ?? settings.timeoutMs ?? settings.timeoutSecs * 1000) / 1000;
-    return new LlmError('llm-timeout', `${who} did not answer within ${secs} s (timeout_secs); the request was aborted. Raise timeout_secs or check ${ctx.endpoint}.`, settings.name, { cause: error });
+    return new LlmError('llm.timeout', `${who} did not answer within ${secs} s (timeout_secs); the request was aborted. Raise timeout_secs or check ${ctx.endpoint}.`, settings.name, { cause: error });
   }
-  if (ctx.cancelled) return new LlmError('llm-cancelled', `request to ${who} was cancelled`, settings.name, { cause: error });
+  if (ctx.cancelled) return new LlmError('llm.cancelled', `request to ${who} was cancelled`, settings.name, { cause: error });
   const net = networkCode(error);
   if (net) {
     const remedy =
       settings.type === 'local_runner'
         ? `Check that the local runner is running by listing its models (\`ollama list\`); start its server with \`ollama serve\`, or set LOCAL_RUNNER_HOST / endpoint if it listens elsewhere.`
         : `Check the endpoint and your network connection.`;
-    return new LlmError('llm-unreachable', `cannot connect to ${who} at ${ctx.endpoint} (${net}). ${remedy}`, settings.name, { cause: error });
+    return new LlmError('llm.unreachable', `cannot connect to ${who} at ${ctx.endpoint} (${net}). ${remedy}`, settings.name, { cause: error });
   }
   const status = httpStatus(error);
   if (status === 401 || status === 403) {
-    return new LlmError('llm-unauthorized', `${who} rejected the API key (HTTP ${status}). Verify that ${keySourceHint(settings)} holds a valid key.`, settings.name, { cause: error });
+    return new LlmError('llm.unauthorized', `${who} rejected the API key (HTTP ${status}). Verify that ${keySourceHint(settings)} holds a valid key.`, settings.name, { cause: error });
   }
   if (status === 404 && ctx.operation === 'chat') {
     const model = ctx.model ?? settings.model;
@@ -121,10 +121,10 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
       settings.type === 'local_runner'
         ? `Pull it first: \`ollama pull ${model}\` (or pick one from \`hearth models\`).`
         : `Check the model name and list the available models with \`hearth models\` (a 404 can also mean the endpoint ${ctx.endpoint} is not the API's base URL).`;
-    return new LlmError('llm-model-not-found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
+    return new LlmError('llm.model_not_found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
   }
   const detail = sdkDetail(error, status, ctx.redactor);
-  return new LlmError('llm-request-failed', `${ctx.operation === 'list' ? 'listing models of' : 'request to'} ${who} failed: ${detail}`, settings.name, { cause: error });
+  return new LlmError('llm.request_failed', `${ctx.operation === 'list' ? 'listing models of' : 'request to'} ${who} failed: ${detail}`, settings.name, { cause: error });
 }
 
 /**

@@ -100,7 +100,7 @@ export class ModelCatalog {
       const models = (await provider.listModels(signal)).map((m) => ({ ...m, kind: m.kind ?? modelKind(m.id) }));
       return { ...base, models, fetchedAt: this.now() };
     } catch (error) {
-      const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'llm-request-failed';
+      const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'llm.request_failed';
       return { ...base, models: [], error: { code, message: describeError(error) }, fetchedAt: this.now() };
     }
   }

@@ -70,7 +70,7 @@ export class ModelSelection {
     const names = configuredProviders(config, sources).map((p) => p.name);
     const ref = parseModelId(id, names, this.current().name);
     if (!names.includes(ref.provider)) {
-      throw new LlmError('llm-unknown-provider', `no provider named "${ref.provider}" is configured (configured: ${names.join(', ')})`, ref.provider);
+      throw new LlmError('llm.unknown_provider', `no provider named "${ref.provider}" is configured (configured: ${names.join(', ')})`, ref.provider);
     }
     this.sessionOverride = ref;
     const current = this.current();

@@ -32,7 +32,7 @@ export async function switchModelChecked(deps: ModelSwitchDeps, id: string, sign
   return deps.selection.switchTo(id.trim());
 }
 
-/** Throws LlmError `llm-unknown-provider` when `id`'s prefix names no provider and the active one lists no such model. */
+/** Throws LlmError `llm.unknown_provider` when `id`'s prefix names no provider and the active one lists no such model. */
 export async function checkModelId(deps: ModelSwitchDeps, id: string, signal?: AbortSignal): Promise<void> {
   const trimmed = id.trim();
   const slash = trimmed.indexOf('/');
@@ -44,9 +44,9 @@ export async function checkModelId(deps: ModelSwitchDeps, id: string, signal?: A
       const listed = await deps.catalog.forProvider(deps.provider(active), signal ? { signal } : {});
       const unknown = `no provider '${prefix}' — configured: ${closestProviders(prefix, names).join(', ')}`;
       if (listed.error) {
-        throw new LlmError('llm-unknown-provider', `${unknown} (and ${active.name}'s model list, which might name "${trimmed}", could not be fetched: ${listed.error.message})`, prefix);
+        throw new LlmError('llm.unknown_provider', `${unknown} (and ${active.name}'s model list, which might name "${trimmed}", could not be fetched: ${listed.error.message})`, prefix);
       }
-      if (!listed.models.some((m) => m.id === trimmed)) throw new LlmError('llm-unknown-provider', unknown, prefix);
+      if (!listed.models.some((m) => m.id === trimmed)) throw new LlmError('llm.unknown_provider', unknown, prefix);
     }
   }
 }

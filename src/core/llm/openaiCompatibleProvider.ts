@@ -24,7 +24,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   ) {
     const endpoint = settings.endpoint ?? LLM_PROVIDER_DEFAULTS[settings.type]?.endpoint;
     if (!endpoint) {
-      throw new LlmError('llm-missing-endpoint', `provider "${settings.name}" (${settings.type}) needs an endpoint: set endpoint in [llm.providers.${settings.name}].`, settings.name);
+      throw new LlmError('llm.missing_endpoint', `provider "${settings.name}" (${settings.type}) needs an endpoint: set endpoint in [llm.providers.${settings.name}].`, settings.name);
     }
     this.endpoint = endpoint;
   }
@@ -55,7 +55,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     const model = options.model ?? this.settings.model;
     const self = this;
     return guardedStream(this.settings, signal, { redactor: this.deps.redactor, endpoint: this.endpoint, operation: 'chat', model }, async function* (s) {
-      if (!model) throw new LlmError('llm-model-not-found', `provider "${self.settings.name}" has no model: set default_model in [llm.providers.${self.settings.name}] or pick one with \`hearth models\`.`, self.settings.name);
+      if (!model) throw new LlmError('llm.model_not_found', `provider "${self.settings.name}" has no model: set default_model in [llm.providers.${self.settings.name}] or pick one with \`hearth models\`.`, self.settings.name);
       const client = await self.client();
       const maxTokens = options.maxTokens ?? self.settings.maxTokens;
       const stream = await client.chat.completions.create(

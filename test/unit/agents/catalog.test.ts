@@ -63,7 +63,7 @@ test('untrusted folder: no external agent is available or starts; agent_preferen
   ]);
   assert.equal(await catalog.defaultAgent(), 'kiln');
   assert.match(await catalog.trustFallback() ?? '', /agent_preference "acp": external agents run only in trusted folders; using the internal agent "kiln"/);
-  await assert.rejects(catalog.start('scripted', { host: new RecordingHost(), cwd: kiln }), (error: unknown) => error instanceof AgentError && error.code === 'agent-unavailable');
+  await assert.rejects(catalog.start('scripted', { host: new RecordingHost(), cwd: kiln }), (error: unknown) => error instanceof AgentError && error.code === 'agent.unavailable');
   // Trusted (or preferring internal agents): no fallback to explain.
   assert.equal(await catalogFor({ external }).trustFallback(), undefined);
   assert.equal(await catalogFor({ external, untrusted: reason, chat: { agent_preference: 'internal' } }).trustFallback(), undefined);
@@ -123,8 +123,8 @@ test('an external side that fails to list does not hide the internal agents', as
 
 test('start: unknown and unavailable agents are typed errors', async () => {
   const catalog = catalogFor({ external: acpAgents() });
-  await assert.rejects(catalog.start('nobody', { host: new RecordingHost(), cwd: kiln }), (e) => e instanceof AgentError && e.code === 'agent-unknown');
-  await assert.rejects(catalog.start('ghost', { host: new RecordingHost(), cwd: kiln }), (e) => e instanceof AgentError && e.code === 'agent-unavailable');
+  await assert.rejects(catalog.start('nobody', { host: new RecordingHost(), cwd: kiln }), (e) => e instanceof AgentError && e.code === 'agent.unknown');
+  await assert.rejects(catalog.start('ghost', { host: new RecordingHost(), cwd: kiln }), (e) => e instanceof AgentError && e.code === 'agent.unavailable');
 });
 
 test('transcripts of internal and external sessions survive a restart and are listable', async () => {

@@ -104,7 +104,7 @@ for (const type of TYPES) {
         assert.deepEqual(updates(events).map((u) => u.status), ['completed', 'failed', 'failed']);
         assert.match(updates(events)[1].result ?? '', /already called list_notes with exactly these arguments/);
         const error = events.find((e) => e.type === 'error');
-        assert.equal(error && error.type === 'error' && error.code, 'agent-tool-loop');
+        assert.equal(error && error.type === 'error' && error.code, 'agent.tool_loop');
         assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'error' });
         // The model was told before it was stopped: its third request carried the refusal.
         const sent = JSON.stringify(server.mock.getRequests().at(-1)?.body ?? {});
@@ -115,7 +115,7 @@ for (const type of TYPES) {
       withKiln(async (kiln) => {
         const session = await startInternalAgent(BUILTIN_KILN_CARD, { host: new RecordingHost(), cwd: kiln }, agentDeps(mockConfig(type, server.url, 'big-model'), kiln, undefined, 1));
         const events = await collect(session.prompt('KEY-loop again'));
-        assert.equal(events.find((e) => e.type === 'error' && e.code === 'agent-max-steps')?.type, 'error');
+        assert.equal(events.find((e) => e.type === 'error' && e.code === 'agent.max_steps')?.type, 'error');
         assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'max_steps' });
       }));
 
@@ -197,7 +197,7 @@ for (const type of TYPES) {
         const events = await collect(session.prompt('KEY-tools hello'));
         const error = events.find((e) => e.type === 'error');
         assert.ok(error && error.type === 'error');
-        assert.equal(error.code, 'llm-unreachable');
+        assert.equal(error.code, 'llm.unreachable');
         assert.ok(error.remedy);
         assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'error' });
       }));

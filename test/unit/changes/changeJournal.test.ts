@@ -191,6 +191,6 @@ test('undo paths are confined: a journal entry naming ../outside cannot steer a 
   const [name] = readdirSync(entries);
   const record = JSON.parse(readFileSync(join(entries, name), 'utf8'));
   writeFileSync(join(entries, name), JSON.stringify({ ...record, path: '../escaped.md' }));
-  await assert.rejects(async () => applyUndo(journal, files, await planUndo(journal, files, newestTurn(await journal.list()))), (error) => isHearthError(error) && error.code === 'path-outside-kiln');
+  await assert.rejects(async () => applyUndo(journal, files, await planUndo(journal, files, newestTurn(await journal.list()))), (error) => isHearthError(error) && error.code === 'kiln.path_outside_kiln');
   assert.equal(existsSync(join(root, '..', 'escaped.md')), false);
 });

@@ -264,7 +264,7 @@ test('a failing agent shows the error with its code and remedy in the turn; retr
   const error = h.posts.find((m) => m.type === 'event' && m.event.type === 'error');
   assert.ok(error && error.type === 'event');
   // The agent's CLI-flavoured remedy is replaced by the editor's one remedy, naming an editor command.
-  assert.deepEqual(error.event, { type: 'error', code: 'llm-unreachable', message: 'cannot connect to local at http://127.0.0.1:9', remedy: 'Start the model server or fix the endpoint, then Retry ("Hearth: Check Local Runner" tests the local runner).' });
+  assert.deepEqual(error.event, { type: 'error', code: 'llm.unreachable', message: 'cannot connect to local at http://127.0.0.1:9', remedy: 'Start the model server or fix the endpoint, then Retry ("Hearth: Check Local Runner" tests the local runner).' });
   const turn = h.state().conversation.turns[0]!;
   assert.equal(turn.status, 'error');
   assert.equal(h.catalog.disposed, 1, 'the broken session was ended');

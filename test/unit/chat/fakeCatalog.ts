@@ -39,7 +39,7 @@ export class FakeCatalog implements AgentCatalog {
         catalog.prompts.push({ text, attachments });
         catalog.lastSignal = signal;
         if (text === 'crash' && !catalog.healed) {
-          throw Object.assign(new HearthError('llm-unreachable', 'cannot connect to local at http://127.0.0.1:9'), { remedy: 'Start the runner (ollama serve).' });
+          throw Object.assign(new HearthError('llm.unreachable', 'cannot connect to local at http://127.0.0.1:9'), { remedy: 'Start the runner (ollama serve).' });
         }
         if (text === 'tool') {
           yield { type: 'text', text: 'Let me write that.' };

@@ -197,8 +197,8 @@ test('parseCommandLine: common flags, and usage errors naming the command', () =
   assert.deepEqual(positionals, ['pos']);
   assert.throws(
     () => parseCommandLine('x', ['--bogus'], {}),
-    (error) => isHearthError(error) && error.code === 'usage' && error.message === 'unknown option "--bogus" (see hearth x --help)',
+    (error) => isHearthError(error) && error.code === 'cli.usage' && error.message === 'unknown option "--bogus" (see hearth x --help)',
   );
   assert.throws(() => parseCommandLine('x', ['stray'], {}), (error) => isHearthError(error) && /unexpected argument "stray"/.test(error.message));
-  assert.throws(() => parseCommandLine('x', ['--workspace'], {}), (error) => isHearthError(error) && error.code === 'usage');
+  assert.throws(() => parseCommandLine('x', ['--workspace'], {}), (error) => isHearthError(error) && error.code === 'cli.usage');
 });

@@ -95,7 +95,7 @@ test('an edit that cannot be made safely throws a HearthError and leaves the fil
     const file = join(dir, 'config.toml');
     const broken = '[chat\ntemperature = 1\n';
     writeFileSync(file, broken);
-    await assert.rejects(setConfigValue(file, ['llm', 'default'], 'x'), (e: unknown) => e instanceof ConfigEditError && e.code === 'config-edit-failed');
+    await assert.rejects(setConfigValue(file, ['llm', 'default'], 'x'), (e: unknown) => e instanceof ConfigEditError && e.code === 'config.edit_failed');
     assert.equal(readFileSync(file, 'utf8'), broken);
     // llm is a string here: setting llm.default would change the document's meaning.
     const scalar = 'llm = "oops"\n';

@@ -57,7 +57,7 @@ test('apiKeyEnvHint names the canonical variable, aliases included', () => {
 test('MissingSecretError has a code and names the provider and the variable', () => {
   const plain = new MissingSecretError('work', 'cloud_a');
   assert.ok(isHearthError(plain));
-  assert.equal(plain.code, 'missing-secret');
+  assert.equal(plain.code, 'config.missing_secret');
   assert.match(plain.message, /"work"/);
   assert.match(plain.message, /CLOUD_A_API_KEY/);
   const pointed = new MissingSecretError('work', 'cloud_b', { kind: 'env', name: 'MY_CLAUDE' });

@@ -12,8 +12,8 @@ test('status bar: hidden without upstreams, N/M ready, warning when one is down'
   assert.equal(allUp.warning, false);
   const oneDown = gatewayStatusPresentation([
     status('a', { kind: 'ready', toolCount: 3 }),
-    status('b', { kind: 'down', error: 'connection closed', code: 'upstream-down', nextRetryAt: Date.now() + 4000 }),
-    status('c', { kind: 'down', error: 'command "x" was not found', code: 'upstream-spawn' }),
+    status('b', { kind: 'down', error: 'connection closed', code: 'gateway.upstream_down', nextRetryAt: Date.now() + 4000 }),
+    status('c', { kind: 'down', error: 'command "x" was not found', code: 'gateway.upstream_spawn' }),
   ])!;
   assert.equal(oneDown.text, '$(warning) 1/3');
   assert.equal(oneDown.warning, true);

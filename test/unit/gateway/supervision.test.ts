@@ -71,7 +71,7 @@ describe('supervision of upstreams', () => {
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     const started = Date.now();
     await assert.rejects(gateway.callTool('s_trigger-long-running-operation', { duration: 5, steps: 5 }), (error: GatewayError) => {
-      assert.equal(error.code, 'upstream-timeout');
+      assert.equal(error.code, 'gateway.upstream_timeout');
       assert.match(error.message, /s_trigger-long-running-operation/);
       assert.match(error.message, /"slow"/);
       assert.match(error.message, /1 s/);
@@ -91,7 +91,7 @@ describe('supervision of upstreams', () => {
     const state = gateway.statuses()[0].state;
     assert.ok(state.kind === 'down' && state.nextRetryAt !== undefined, 'retry scheduled');
     const started = Date.now();
-    await assert.rejects(gateway.callTool('c_echo', { message: 'x' }), (error: GatewayError) => error.code === 'upstream-down' && /crashy/.test(error.message));
+    await assert.rejects(gateway.callTool('c_echo', { message: 'x' }), (error: GatewayError) => error.code === 'gateway.upstream_down' && /crashy/.test(error.message));
     // Under the 700 ms backoff: a call that waited for the retry would not pass; a loaded machine still does.
     const took = Date.now() - started;
     assert.ok(took < 500, `fails fast (${took} ms)`);
@@ -109,7 +109,7 @@ describe('supervision of upstreams', () => {
     await new Promise((done) => setTimeout(done, 400));
     const state = gateway.statuses()[0].state;
     assert.ok(state.kind === 'down' && state.nextRetryAt === undefined);
-    await assert.rejects(gateway.callTool('o_echo', { message: 'x' }), (error: GatewayError) => error.code === 'upstream-down' && /auto_reconnect is off/.test(error.message));
+    await assert.rejects(gateway.callTool('o_echo', { message: 'x' }), (error: GatewayError) => error.code === 'gateway.upstream_down' && /auto_reconnect is off/.test(error.message));
     await gateway.restart('once');
     assert.equal(gateway.statuses()[0].state.kind, 'ready');
   });
@@ -119,7 +119,7 @@ describe('supervision of upstreams', () => {
     await gateway.applyConfig([serverConfig({ name: 'ghost', prefix: 'g_', auto_reconnect: false, transport: { type: 'stdio', command: 'hearth-no-such-command-xyz' } })]);
     const state = gateway.statuses()[0].state;
     assert.equal(state.kind, 'down');
-    assert.ok(state.kind === 'down' && state.code === 'upstream-spawn');
+    assert.ok(state.kind === 'down' && state.code === 'gateway.upstream_spawn');
     assert.match(state.kind === 'down' ? state.error : '', /hearth-no-such-command-xyz.*not found/);
   });
 
@@ -129,7 +129,7 @@ describe('supervision of upstreams', () => {
     const gateway = make({ handshakeTimeoutMs: 800 });
     await gateway.applyConfig([serverConfig({ name: 'bad', prefix: 'b_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: [BAD, pidFile] } })]);
     const state = gateway.statuses()[0].state;
-    assert.ok(state.kind === 'down' && state.code === 'upstream-handshake', JSON.stringify(state));
+    assert.ok(state.kind === 'down' && state.code === 'gateway.upstream_handshake', JSON.stringify(state));
     assert.match(state.kind === 'down' ? state.error : '', /listening to nobody/, 'stderr tail explains');
     const [pid, childPid] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
     await waitFor(() => !isAlive(pid) && !isAlive(childPid), 3000, 'processes gone');
@@ -146,7 +146,7 @@ describe('supervision of upstreams', () => {
     const gateway = make();
     await gateway.applyConfig([serverConfig({ name: 'exits', prefix: 'e_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API token"); process.exit(3)'] } })]);
     const state = gateway.statuses()[0].state;
-    assert.ok(state.kind === 'down' && state.code === 'upstream-handshake');
+    assert.ok(state.kind === 'down' && state.code === 'gateway.upstream_handshake');
     assert.match(state.kind === 'down' ? state.error : '', /missing API token/);
   });
 

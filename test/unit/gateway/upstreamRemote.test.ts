@@ -52,7 +52,7 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     await stopChild(child);
     await waitFor(() => gateway.statuses()[0].state.kind !== 'ready', 5000, 'drop noticed');
     const started = Date.now();
-    await assert.rejects(gateway.callTool('web_echo', { message: 'x' }), (error: GatewayError) => error.code === 'upstream-down');
+    await assert.rejects(gateway.callTool('web_echo', { message: 'x' }), (error: GatewayError) => error.code === 'gateway.upstream_down');
     assert.ok(Date.now() - started < 500, 'fails fast while down');
 
     child = await startEverythingHttp('streamableHttp', port);

@@ -35,7 +35,7 @@ describe('upstreams over stdio (server-everything, server-filesystem)', () => {
     const file = await gateway.callTool('fs_read_text_file', { path: join(dir, 'hello.txt') });
     assert.match(textOf(file), /hello from disk/);
 
-    await assert.rejects(gateway.callTool('ev_get-env', {}), (error: GatewayError) => error.code === 'unknown-tool');
+    await assert.rejects(gateway.callTool('ev_get-env', {}), (error: GatewayError) => error.code === 'gateway.unknown_tool');
     const status = gateway.statuses().find((s) => s.name === 'every')!;
     assert.equal(status.state.kind, 'ready');
     assert.deepEqual(gateway.health(), { ready: 2, total: 2 });

@@ -31,7 +31,7 @@ test('a tool result over max_message_mb fails that call, the upstream reconnects
     ]);
     assert.deepEqual(gateway.health(), { ready: 2, total: 2 });
     await assert.rejects(gateway.callTool('fs_read_text_file', { path: join(dir, 'big.log') }), (error: GatewayError) => {
-      assert.equal(error.code, 'upstream-down');
+      assert.equal(error.code, 'gateway.upstream_down');
       assert.match(error.message, /more than 1 MB \(max_message_mb = 1\)/);
       return true;
     });
@@ -54,7 +54,7 @@ for (const mode of ['no-newline', 'lines'] as const) {
       const state = gateway.statuses()[0].state;
       assert.equal(state.kind, 'down');
       if (state.kind !== 'down') return;
-      assert.equal(state.code, 'upstream-handshake');
+      assert.equal(state.code, 'gateway.upstream_handshake');
       if (mode === 'no-newline') assert.match(state.error, /more than 1 MB \(max_message_mb = 1\)/);
       else assert.match(state.error, new RegExp(`${MAX_BAD_LINES} lines in a row that are not JSON-RPC, e.g. "starting up, please wait`));
       assert.ok(state.nextRetryAt !== undefined && state.nextRetryAt > Date.now() + 30_000, 'it backs off before trying again');
@@ -87,7 +87,7 @@ for (const mode of ['streamableHttp', 'sse'] as const) {
       await gateway.applyConfig([serverConfig({ name: 'remote', prefix: 'r_', max_message_mb: 1, timeout_secs: 60, allowed_tools: ['echo'], transport: { type: mode === 'sse' ? 'sse' : 'http', url } })]);
       assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
       await assert.rejects(gateway.callTool('r_echo', { message: 'y'.repeat(1.5 * MB) }), (error: GatewayError) => {
-        assert.equal(error.code, 'upstream-down');
+        assert.equal(error.code, 'gateway.upstream_down');
         assert.match(error.message, /more than 1 MB \(max_message_mb = 1\)/);
         return true;
       });

@@ -34,8 +34,8 @@ test('every provider is listed; a dead one carries its error beside the others',
   assert.ok(listed[1].models.some((m) => m.id === 'gpt-4o-mini'));
   assert.ok(listed[2].models.some((m) => m.id === 'claude-haiku-4-5'));
   assert.equal(listed[3].models.length, 0);
-  assert.equal(listed[3].error?.code, 'llm-unreachable');
-  assert.equal(listed[4].error?.code, 'missing-secret');
+  assert.equal(listed[3].error?.code, 'llm.unreachable');
+  assert.equal(listed[4].error?.code, 'config.missing_secret');
   assert.match(listed[4].error!.message, /CLOUD_A_API_KEY/);
   const afterFirst = countTags();
 

@@ -45,7 +45,7 @@ test('a prefix naming no provider fails with the configured ones, closest first,
   const seen: string[] = [];
   r.selection.onDidChange((p) => seen.push(p.name));
   await assert.rejects(switchModelChecked(deps(r), 'cluod/gpt-4o'), (error: unknown) => {
-    assert.ok(isLlmError(error, 'llm-unknown-provider'));
+    assert.ok(isLlmError(error, 'llm.unknown_provider'));
     assert.equal(error.message, "no provider 'cluod' — configured: cloud, local, offline");
     return true;
   });
@@ -66,7 +66,7 @@ test('the whole name is accepted when the active provider lists it (vendor/model
 test('when the active provider cannot list its models, an unknown prefix is the error and says so', async () => {
   const r = await runtime(`http://127.0.0.1:${await closedPort()}`);
   await assert.rejects(switchModelChecked(deps(r), 'vendor/model-x'), (error: unknown) => {
-    assert.ok(isLlmError(error, 'llm-unknown-provider'));
+    assert.ok(isLlmError(error, 'llm.unknown_provider'));
     assert.match(error.message, /^no provider 'vendor' — configured: .*local's model list.*could not be fetched/);
     return true;
   });

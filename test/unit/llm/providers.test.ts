@@ -99,7 +99,7 @@ for (const type of TYPES) {
     test('timeout_secs aborts a request that does not answer, and says so', async () => {
       const started = Date.now();
       const error = await rejection(collect(provider(type, { timeoutMs: 150 }).chat([{ role: 'user', content: 'slow' }], [])));
-      assert.ok(isLlmError(error, 'llm-timeout'), String(error));
+      assert.ok(isLlmError(error, 'llm.timeout'), String(error));
       assert.match((error as Error).message, /timeout_secs/);
       const took = Date.now() - started;
       assert.ok(took < 2000, `aborted before the server answered (${took} ms)`);
@@ -108,7 +108,7 @@ for (const type of TYPES) {
     test('an invalid key is a 401 naming the variable that should hold it', async () => {
       const p = createProvider(settingsFor(type, endpointFor(type, authServer.url), { apiKeyRef: '{env:MY_LLM_KEY}' }), { env: { MY_LLM_KEY: 'sk-wrong-key' }, maxRetries: 0 });
       const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
-      assert.ok(isLlmError(error, 'llm-unauthorized'), String(error));
+      assert.ok(isLlmError(error, 'llm.unauthorized'), String(error));
       assert.match((error as Error).message, /MY_LLM_KEY/);
       assert.doesNotMatch((error as Error).message, /sk-wrong-key/);
       // and the right key works
@@ -120,16 +120,16 @@ for (const type of TYPES) {
       const port = await closedPort();
       const p = provider(type, {}, `http://127.0.0.1:${port}`);
       const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
-      assert.ok(isLlmError(error, 'llm-unreachable'), String(error));
+      assert.ok(isLlmError(error, 'llm.unreachable'), String(error));
       assert.match((error as Error).message, new RegExp(`127\\.0\\.0\\.1:${port}`));
       if (type === 'local_runner') assert.match((error as Error).message, /ollama serve/);
       const listError = await rejection(p.listModels());
-      assert.ok(isLlmError(listError, 'llm-unreachable'));
+      assert.ok(isLlmError(listError, 'llm.unreachable'));
     });
 
     test('an unknown model is model-not-found with the remedy', async () => {
       const error = await rejection(collect(provider(type, { model: 'missing' }).chat([{ role: 'user', content: 'nomodel' }], [])));
-      assert.ok(isLlmError(error, 'llm-model-not-found'), String(error));
+      assert.ok(isLlmError(error, 'llm.model_not_found'), String(error));
       assert.match((error as Error).message, type === 'local_runner' ? /ollama pull missing/ : /hearth models/);
     });
 
@@ -185,7 +185,7 @@ describe('settings reach the wire', () => {
   test('a hosted provider without a key fails before any request, naming the variable', async () => {
     const p = createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'work', apiKeyEnv: ['CLOUD_A_API_KEY', 'OPENAI_API_KEY'] }), { env: {}, maxRetries: 0 });
     const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
-    assert.equal((error as { code: string }).code, 'missing-secret');
+    assert.equal((error as { code: string }).code, 'config.missing_secret');
     assert.match((error as Error).message, /CLOUD_A_API_KEY/);
     assert.match((error as Error).message, /work/);
   });
@@ -193,7 +193,7 @@ describe('settings reach the wire', () => {
   test('githubcopilot outside the editor says it only works there', async () => {
     const p = createProvider(settingsFor('githubcopilot', undefined), { env: {} });
     const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
-    assert.ok(isLlmError(error, 'llm-editor-only'));
+    assert.ok(isLlmError(error, 'llm.editor_only'));
     assert.match((error as Error).message, /only available inside the editor/);
   });
 
@@ -205,7 +205,7 @@ describe('settings reach the wire', () => {
 
   test('custom without an endpoint fails on use with a typed error', async () => {
     const p = createProvider(settingsFor('custom', undefined), { env: {} });
-    assert.ok(isLlmError(await rejection(p.listModels()), 'llm-missing-endpoint'));
-    assert.ok(isLlmError(await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], []))), 'llm-missing-endpoint'));
+    assert.ok(isLlmError(await rejection(p.listModels()), 'llm.missing_endpoint'));
+    assert.ok(isLlmError(await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], []))), 'llm.missing_endpoint'));
   });
 });

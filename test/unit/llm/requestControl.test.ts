@@ -34,7 +34,7 @@ for (const type of ['local_runner', 'cloud_a', 'cloud_b'] as const) {
       }
       assert.fail('expected cancellation');
     } catch (error) {
-      assert.ok(isLlmError(error, 'llm-cancelled'), String(error));
+      assert.ok(isLlmError(error, 'llm.cancelled'), String(error));
     }
     assert.ok(text.length > 0 && text.length < 20, `stopped early: "${text}"`);
   });

@@ -119,7 +119,7 @@ test('tool calls are collapsed with name, arguments and result; permission promp
 test('an error shows its remedy and a retry button that asks the host to run the turn again; a stop is marked', () => {
   const { app, $, sent } = setup();
   app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
-  app.receive({ type: 'event', turnId: 't1', event: { type: 'error', code: 'llm-unreachable', message: 'cannot connect to local at http://127.0.0.1:11434', remedy: 'Start the runner: ollama serve' } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'error', code: 'llm.unreachable', message: 'cannot connect to local at http://127.0.0.1:11434', remedy: 'Start the runner: ollama serve' } });
   assert.equal($('.error').getAttribute('role'), 'alert');
   assert.equal($('.error-remedy').textContent, 'Start the runner: ollama serve');
   $<HTMLButtonElement>('.error .retry').click();

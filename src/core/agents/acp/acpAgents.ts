@@ -59,7 +59,7 @@ export class AcpAgents implements ExternalAgents {
 
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
     const probed = (await this.probe(options.cwd, name))[0];
-    if (!probed) throw new AcpError('acp.unknown-agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
+    if (!probed) throw new AcpError('acp.unknown_agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
     const launch = probed.definition.launch;
     if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
     const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });

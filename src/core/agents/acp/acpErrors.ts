@@ -5,20 +5,20 @@ import { HearthError } from '../../errors';
  * names the agent so a user can tell which one to look at.
  */
 export type AcpErrorCode =
-  | 'acp.unknown-agent'
+  | 'acp.unknown_agent'
   | 'acp.unavailable'
-  | 'acp.profile-invalid'
-  | 'acp.spawn-failed'
-  | 'acp.handshake-failed'
-  | 'acp.agent-exited'
-  | 'acp.prompt-failed'
-  | 'acp.streaming-timeout'
-  | 'acp.message-too-large'
+  | 'acp.profile_invalid'
+  | 'acp.spawn_failed'
+  | 'acp.handshake_failed'
+  | 'acp.agent_exited'
+  | 'acp.prompt_failed'
+  | 'acp.streaming_timeout'
+  | 'acp.message_too_large'
   | 'acp.busy'
   | 'acp.disposed'
-  | 'acp.path-outside-workspace'
-  | 'acp.file-not-found'
-  | 'acp.write-denied';
+  | 'acp.path_outside_workspace'
+  | 'acp.file_not_found'
+  | 'acp.write_denied';
 
 export class AcpError extends HearthError {
   constructor(

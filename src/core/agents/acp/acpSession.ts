@@ -180,16 +180,16 @@ export class AcpSession implements AgentSession {
       if (exited) {
         this.dropConnection(conn);
         const stderr = conn.process.stderr ? `: ${conn.process.stderr.slice(-500)}` : '';
-        push(errorEvent(new AcpError('acp.agent-exited', `Agent "${this.agent.name}" stopped in the middle of its answer${stderr}`, 'Send the message again to restart the agent.')));
+        push(errorEvent(new AcpError('acp.agent_exited', `Agent "${this.agent.name}" stopped in the middle of its answer${stderr}`, 'Send the message again to restart the agent.')));
       } else {
         const error = (outcome as { error?: unknown }).error;
-        push(errorEvent(new AcpError('acp.prompt-failed', `Agent "${this.agent.name}" failed: ${rpcErrorText(error)}`)));
+        push(errorEvent(new AcpError('acp.prompt_failed', `Agent "${this.agent.name}" failed: ${rpcErrorText(error)}`)));
       }
       return finish('error');
     }
     if (outcome.kind === 'timeout') {
       const minutes = this.options.limits.streamingIdleMs / 60_000;
-      push(errorEvent(new AcpError('acp.streaming-timeout', `Agent "${this.agent.name}" sent nothing for ${minutes >= 1 ? `${minutes} min` : `${this.options.limits.streamingIdleMs} ms`}; the turn was cancelled.`, 'Raise [acp].streaming_timeout_minutes if the agent needs longer.')));
+      push(errorEvent(new AcpError('acp.streaming_timeout', `Agent "${this.agent.name}" sent nothing for ${minutes >= 1 ? `${minutes} min` : `${this.options.limits.streamingIdleMs} ms`}; the turn was cancelled.`, 'Raise [acp].streaming_timeout_minutes if the agent needs longer.')));
     }
     // Cancelled by the user or the time-out: ask the agent to stop and give it a moment to say so.
     turn.controller.abort();
@@ -264,7 +264,7 @@ export class AcpSession implements AgentSession {
         this.turn?.watchdog.touch();
       },
       onOversized: (limit) => {
-        const error = new AcpError('acp.message-too-large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
+        const error = new AcpError('acp.message_too_large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
         this.options.log.error(error.message);
         this.turn?.channel.push(errorEvent(error));
       },
@@ -289,7 +289,7 @@ export class AcpSession implements AgentSession {
 
 function errorEvent(error: unknown): AgentEvent {
   if (error instanceof AcpError) return { type: 'error', code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
-  return { type: 'error', code: (error as { code?: string })?.code ?? 'acp.prompt-failed', message: describeError(error) };
+  return { type: 'error', code: (error as { code?: string })?.code ?? 'acp.prompt_failed', message: describeError(error) };
 }
 
 function disposedError(): AcpError {

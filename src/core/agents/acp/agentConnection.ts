@@ -49,7 +49,7 @@ export class AgentConnection {
     try {
       proc = await AgentProcess.start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`acp ${agentName}: ${line}`) });
     } catch (error) {
-      throw new AcpError('acp.spawn-failed', `Could not start agent "${agentName}" (${options.command}): ${(error as Error).message}`, `Check the command in [acp.agents.${agentName}] or install the agent.`, { cause: error });
+      throw new AcpError('acp.spawn_failed', `Could not start agent "${agentName}" (${options.command}): ${(error as Error).message}`, `Check the command in [acp.agents.${agentName}] or install the agent.`, { cause: error });
     }
     const side = options.side;
     const stream = agentStream(proc.child.stdout!, proc.child.stdin!, {
@@ -91,10 +91,10 @@ export class AgentConnection {
       if (error instanceof AcpError) throw error;
       if (exit) {
         const stderr = proc.stderr ? `: ${proc.stderr.slice(-500)}` : '';
-        throw new AcpError('acp.agent-exited', `Agent "${agentName}" exited during start-up (${exit.signal ?? `code ${exit.code}`})${stderr}`, undefined, { cause: error });
+        throw new AcpError('acp.agent_exited', `Agent "${agentName}" exited during start-up (${exit.signal ?? `code ${exit.code}`})${stderr}`, undefined, { cause: error });
       }
       const stderr = proc.stderr ? `\n${proc.stderr.slice(-500)}` : '';
-      throw new AcpError('acp.handshake-failed', `Agent "${agentName}" did not start a session: ${rpcErrorText(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
+      throw new AcpError('acp.handshake_failed', `Agent "${agentName}" did not start a session: ${rpcErrorText(error)}${stderr}`, 'Run the agent\'s command in a terminal to see whether it needs logging in or setting up.', { cause: error });
     }
   }
 
@@ -120,10 +120,10 @@ export class AgentConnection {
 async function within<T>(work: Promise<T>, proc: AgentProcess, ms: number, agentName: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const fail = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AcpError('acp.handshake-failed', `Agent "${agentName}" did not answer initialize/session/new within ${Math.round(ms / 1000)} s`)), ms);
+    timer = setTimeout(() => reject(new AcpError('acp.handshake_failed', `Agent "${agentName}" did not answer initialize/session/new within ${Math.round(ms / 1000)} s`)), ms);
     proc.exit.then(({ code, signal }) => {
       const stderr = proc.stderr ? `: ${proc.stderr.slice(-500)}` : '';
-      reject(new AcpError('acp.agent-exited', `Agent "${agentName}" exited during start-up (${signal ?? `code ${code}`})${stderr}`));
+      reject(new AcpError('acp.agent_exited', `Agent "${agentName}" exited during start-up (${signal ?? `code ${code}`})${stderr}`));
     });
   });
   try {

@@ -70,26 +70,26 @@ export class WorkspaceFiles {
 
   private asAcpError(error: unknown, path: string): unknown {
     if (error instanceof AcpError) return error;
-    if (error instanceof ProtectedPathError) return new AcpError('acp.write-denied', error.message, undefined, { cause: error });
+    if (error instanceof ProtectedPathError) return new AcpError('acp.write_denied', error.message, undefined, { cause: error });
     if (!(error instanceof ConfinedFileError)) return error;
     switch (error.code) {
       case 'fs.not_found':
       case 'fs.not_a_file':
-        return new AcpError('acp.file-not-found', `No such file in the workspace: ${path}`, undefined, { cause: error });
+        return new AcpError('acp.file_not_found', `No such file in the workspace: ${path}`, undefined, { cause: error });
       case 'fs.too_large':
-        return new AcpError('acp.message-too-large', `${path} is over the ${this.maxReadBytes}-byte message limit ([acp].max_message_size_mb)`, undefined, { cause: error });
+        return new AcpError('acp.message_too_large', `${path} is over the ${this.maxReadBytes}-byte message limit ([acp].max_message_size_mb)`, undefined, { cause: error });
       case 'fs.path_too_long':
-        return new AcpError('acp.path-outside-workspace', `Refused: ${error.message}`, undefined, { cause: error });
+        return new AcpError('acp.path_outside_workspace', `Refused: ${error.message}`, undefined, { cause: error });
       case 'fs.symlink_refused':
-        return new AcpError('acp.path-outside-workspace', `Refused: ${path} is a symbolic link, which may lead outside the workspace; Hearth does not write through links`, undefined, { cause: error });
+        return new AcpError('acp.path_outside_workspace', `Refused: ${path} is a symbolic link, which may lead outside the workspace; Hearth does not write through links`, undefined, { cause: error });
       case 'fs.exists':
-        return new AcpError('acp.write-denied', error.message, undefined, { cause: error });
+        return new AcpError('acp.write_denied', error.message, undefined, { cause: error });
       default:
-        return new AcpError('acp.path-outside-workspace', `Refused: ${path} is outside the workspace (${error.message})`, undefined, { cause: error });
+        return new AcpError('acp.path_outside_workspace', `Refused: ${path} is outside the workspace (${error.message})`, undefined, { cause: error });
     }
   }
 }
 
 function outside(path: string): AcpError {
-  return new AcpError('acp.path-outside-workspace', `Refused: ${path} is outside the workspace`);
+  return new AcpError('acp.path_outside_workspace', `Refused: ${path} is outside the workspace`);
 }

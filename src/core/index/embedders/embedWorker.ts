@@ -4,6 +4,7 @@
  * workerEmbedder.ts (init once, then embed requests matched to replies by id).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { EmbeddingError } from './embedder.js';
 import { TransformersEmbedder, type TransformersOptions } from './transformersEmbedder.js';
 import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
 
@@ -23,8 +24,8 @@ port.on('message', (request: WorkerRequest) => {
   embedder.embed(request.texts).then(
     (vectors) => post({ type: 'vectors', id: request.id, vectors }),
     (error: unknown) => {
-      const e = error as { code?: string; message?: string };
-      post({ type: 'error', id: request.id, code: typeof e?.code === 'string' && e.code.startsWith('embedding.') ? e.code : 'embedding.failed', message: e?.message ?? String(error) });
+      const e = error as { message?: string };
+      post({ type: 'error', id: request.id, code: error instanceof EmbeddingError ? error.code : 'embedding.failed', message: e?.message ?? String(error) });
     },
   );
 });

@@ -9,8 +9,25 @@ export interface Embedder {
   dispose?(): Promise<void>;
 }
 
+/** Why embedding failed; shown with the index report and `hearth index --json`. */
+export type EmbeddingErrorCode =
+  | 'embedding.auth'
+  | 'embedding.bad_response'
+  | 'embedding.config'
+  | 'embedding.disposed'
+  /** Anything else that failed inside the embedding worker. */
+  | 'embedding.failed'
+  | 'embedding.missing_key'
+  | 'embedding.model_missing'
+  | 'embedding.model_unavailable'
+  | 'embedding.model_not_found'
+  | 'embedding.package_missing'
+  | 'embedding.request_failed'
+  | 'embedding.runner_unreachable'
+  | 'embedding.worker_failed';
+
 export class EmbeddingError extends HearthError {
-  constructor(code: string, message: string, readonly status?: number, options?: { cause?: unknown }) {
+  constructor(override readonly code: EmbeddingErrorCode, message: string, readonly status?: number, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }

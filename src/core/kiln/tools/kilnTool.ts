@@ -105,7 +105,7 @@ export function defineKilnTool<S extends z.ZodType>(spec: {
       const parsed = spec.schema.safeParse(args ?? {});
       if (!parsed.success) {
         const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-        return toolError(new KilnToolError('invalid-arguments', `Invalid arguments for ${spec.name}: ${issues}`));
+        return toolError(new KilnToolError('kiln.invalid_arguments', `Invalid arguments for ${spec.name}: ${issues}`));
       }
       try {
         const result = await spec.handler(parsed.data, signal, origin);

@@ -2,14 +2,14 @@ import { HearthError } from '../../errors';
 
 /** Why a kiln tool refused or failed; tool callers see the message as an MCP tool error. */
 export type KilnToolErrorCode =
-  | 'invalid-arguments'
-  | 'path-outside-kiln'
-  | 'not-found'
-  | 'exists'
-  | 'not-a-note'
-  | 'too-large'
-  | 'index-unavailable'
-  | 'declined';
+  | 'kiln.invalid_arguments'
+  | 'kiln.path_outside_kiln'
+  | 'kiln.not_found'
+  | 'kiln.exists'
+  | 'kiln.not_a_note'
+  | 'kiln.too_large'
+  | 'kiln.index_unavailable'
+  | 'kiln.declined';
 
 export class KilnToolError extends HearthError {
   constructor(

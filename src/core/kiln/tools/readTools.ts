@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
-import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
+import { asKilnToolError, confineToolPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { isNotePath, listNotePaths } from '../kilnWalk';
 import { parseNote, wikiLinkTargets } from '../note';
@@ -13,8 +13,8 @@ const notePathSchema = z.string().min(1).describe('Path of the note relative to 
  * inside the kiln); the size limit keeps a huge file from flooding a model's context.
  */
 export async function readNoteText(ctx: BoundKilnContext, path: string): Promise<{ where: KilnPath; text: string; bytes: Buffer; size: number; modified: Date }> {
-  const where = await resolveKilnPath(ctx.kilnRoot, path);
-  if (!isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note`);
+  const where = await confineToolPath(ctx.kilnRoot, path);
+  if (!isNotePath(where.relative)) throw new KilnToolError('kiln.not_a_note', `"${where.relative}" is not a markdown note`);
   try {
     const read = await ctx.files.readText(where.relative, { maxBytes: ctx.scanRules.max_file_size_kb * 1024 });
     return { where, text: read.text, bytes: read.bytes, size: read.size, modified: read.modified };
@@ -40,7 +40,7 @@ export function readTools(ctx: BoundKilnContext): KilnTool[] {
       const lines = text.split('\n');
       const start = args.start_line ?? 1;
       const end = Math.min(args.end_line ?? lines.length, lines.length);
-      if (start > end) throw new KilnToolError('invalid-arguments', `"${where.relative}" has ${lines.length} lines; start_line ${start} is past end_line ${end}`);
+      if (start > end) throw new KilnToolError('kiln.invalid_arguments', `"${where.relative}" has ${lines.length} lines; start_line ${start} is past end_line ${end}`);
       return lines.slice(start - 1, end).join('\n');
     },
   });
@@ -77,9 +77,9 @@ export function readTools(ctx: BoundKilnContext): KilnTool[] {
     }),
     annotations: READ_ONLY,
     async handler(args) {
-      const folder = await resolveKilnPath(ctx.kilnRoot, args.folder ?? '', { allowRoot: true });
+      const folder = await confineToolPath(ctx.kilnRoot, args.folder ?? '', { allowRoot: true });
       const info = await ctx.files.stat(folder.relative).catch((error: unknown) => Promise.reject(asKilnToolError(error, args.folder ?? '')));
-      if (!info?.isDirectory()) throw new KilnToolError('not-found', `No folder "${folder.relative}" in the kiln`);
+      if (!info?.isDirectory()) throw new KilnToolError('kiln.not_found', `No folder "${folder.relative}" in the kiln`);
       const notes = await listNotePaths(ctx.files, folder.relative, { recursive: args.recursive ?? true, exclude: ctx.exclude });
       return jsonResult({ folder: folder.relative || '.', count: notes.length, notes });
     },

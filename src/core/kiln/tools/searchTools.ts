@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
-import { resolveKilnPath } from './kilnPath';
+import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { propertySearch } from '../propertySearch';
 import { textSearch, type LineMatch } from '../textSearch';
@@ -22,7 +22,7 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     }),
     annotations: READ_ONLY,
     async handler(args, signal) {
-      const folder = args.folder ? (await resolveKilnPath(ctx.kilnRoot, args.folder)).relative : '';
+      const folder = args.folder ? (await confineToolPath(ctx.kilnRoot, args.folder)).relative : '';
       const limit = args.limit ?? 20;
       // Per note, the first line and up to MAX_SECTIONS more: enough lines for `limit` notes.
       const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), signal);
@@ -48,7 +48,7 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     annotations: READ_ONLY,
     async handler(args, signal) {
       if (!ctx.semanticSearch) {
-        throw new KilnToolError('index-unavailable', 'Semantic search is not available: the kiln has no index yet (run `hearth index`). Use text_search instead.');
+        throw new KilnToolError('kiln.index_unavailable', 'Semantic search is not available: the kiln has no index yet (run `hearth index`). Use text_search instead.');
       }
       const hits = await ctx.semanticSearch(args.query, args.limit ?? 10, signal, { chunks: args.chunks });
       return jsonResult({ query: args.query, count: hits.length, results: hits.map((hit) => ({ ...hit })) });

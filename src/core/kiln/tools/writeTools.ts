@@ -5,7 +5,7 @@ import type { ChangeOrigin } from '../../changes/changeRecord';
 import { applyReviewedChange } from '../../changes/changeReview';
 import type { BeforeWrite } from '../../fs/writeGate';
 import { defineKilnTool, type BoundKilnContext, type KilnTool, type KilnToolContext } from './kilnTool';
-import { asKilnToolError, resolveKilnPath, type KilnPath } from './kilnPath';
+import { asKilnToolError, confineToolPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { isNotePath } from '../kilnWalk';
 import { joinNote, splitNote } from '../note';
@@ -17,8 +17,8 @@ const frontmatterSchema = z.record(z.string(), z.unknown());
 /** Resolves a path for writing: confined to the kiln and always a markdown file. */
 async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<KilnPath> {
   const withExtension = /\.[A-Za-z0-9]+$/.test(path.trim()) ? path : `${path.trim()}.md`;
-  const where = await resolveKilnPath(ctx.kilnRoot, withExtension);
-  if (!isNotePath(where.relative)) throw new KilnToolError('not-a-note', `"${where.relative}" is not a markdown note (.md)`);
+  const where = await confineToolPath(ctx.kilnRoot, withExtension);
+  if (!isNotePath(where.relative)) throw new KilnToolError('kiln.not_a_note', `"${where.relative}" is not a markdown note (.md)`);
   return where;
 }
 

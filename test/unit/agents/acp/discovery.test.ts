@@ -102,7 +102,7 @@ describe('ACP discovery on PATH and starting agents', () => {
   test('starting an unknown or unavailable agent, or one whose {env:VAR} is unset, fails with a coded error', async () => {
     const { agents } = createAgents({ profiles: { scripted: fixtureProfile({ env: { KEY: '{env:HEARTH_SURELY_UNSET_VAR}' } }), gone: { command: '/nonexistent/agent' } } });
     const options = { host: new ScriptedHost(), cwd: workspace.dir };
-    await assert.rejects(agents.start('nobody', options), (error: AcpError) => error.code === 'acp.unknown-agent');
+    await assert.rejects(agents.start('nobody', options), (error: AcpError) => error.code === 'acp.unknown_agent');
     await assert.rejects(agents.start('gone', options), (error: AcpError) => error.code === 'acp.unavailable');
     await assert.rejects(agents.start('scripted', options), (error: AcpError) => error.code === 'acp.unavailable' && /KEY \(\{env:HEARTH_SURELY_UNSET_VAR\}\)/.test(error.message));
   });
@@ -112,7 +112,7 @@ describe('ACP discovery on PATH and starting agents', () => {
     await writeFile(script, '#!/bin/sh\necho "login required" >&2\nexit 4\n');
     await chmod(script, 0o755);
     const { agents } = createAgents({ profiles: { dies: { command: script } } });
-    await assert.rejects(agents.start('dies', { host: new ScriptedHost(), cwd: workspace.dir }), (error: AcpError) => error.code === 'acp.agent-exited' && /login required/.test(error.message));
+    await assert.rejects(agents.start('dies', { host: new ScriptedHost(), cwd: workspace.dir }), (error: AcpError) => error.code === 'acp.agent_exited' && /login required/.test(error.message));
   });
 
   test('a profile extending a profile runs with the merged definition', async () => {

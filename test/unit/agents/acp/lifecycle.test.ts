@@ -18,7 +18,7 @@ describe('ACP session lifecycle', () => {
     try {
       const events = await collect(session.prompt('fail'));
       const error = events.find((event) => event.type === 'error');
-      assert.ok(error && error.type === 'error' && error.code === 'acp.prompt-failed', JSON.stringify(events));
+      assert.ok(error && error.type === 'error' && error.code === 'acp.prompt_failed', JSON.stringify(events));
       assert.match(error.message, /the model is overloaded/);
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'error' });
       assert.equal(textOf(await collect(session.prompt('echo ok'))), 'ok');

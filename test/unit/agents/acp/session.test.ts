@@ -96,7 +96,7 @@ describe('ACP session with a real agent over stdio', () => {
       assert.equal(textOf(events), 'about to crash');
       const error = events.find((event) => event.type === 'error');
       assert.ok(error && error.type === 'error');
-      assert.equal(error.code, 'acp.agent-exited');
+      assert.equal(error.code, 'acp.agent_exited');
       assert.match(error.message, /simulated crash/);
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'error' });
       assert.equal(textOf(await collect(session.prompt('echo back again'))), 'back again');
@@ -134,7 +134,7 @@ describe('ACP session with a real agent over stdio', () => {
     try {
       const events = await collect(session.prompt(`huge ${4 * 1024 * 1024}`));
       const error = events.find((event) => event.type === 'error');
-      assert.ok(error && error.type === 'error' && error.code === 'acp.message-too-large', JSON.stringify(error));
+      assert.ok(error && error.type === 'error' && error.code === 'acp.message_too_large', JSON.stringify(error));
       assert.equal(textOf(events), 'after huge', 'nothing of the huge message is shown');
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'end_turn' });
       assert.ok(log.lines.some((line) => line.startsWith('error') && /limit/.test(line)));
@@ -155,7 +155,7 @@ describe('ACP session with a real agent over stdio', () => {
       const events = await collect(session.prompt('silent'));
       assert.equal(textOf(events), 'going quiet');
       const error = events.find((event) => event.type === 'error');
-      assert.ok(error && error.type === 'error' && error.code === 'acp.streaming-timeout', JSON.stringify(events));
+      assert.ok(error && error.type === 'error' && error.code === 'acp.streaming_timeout', JSON.stringify(events));
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled' });
       assert.ok(await waitFor(() => !isAlive(silentPid)), 'the stuck agent was stopped');
       // Updates keep a long turn alive: `slow` streams every 20 ms for well past the time-out.

@@ -65,7 +65,7 @@ describe('ACP streaming time-out while Hearth waits for the user', () => {
     try {
       const events = await collect(session.prompt('ask-then-silent'));
       assert.match(textOf(events), /outcome:\{"outcome":"selected","optionId":"no"\}/, 'the answer was not cut off by the time-out');
-      assert.ok(events.some((event) => event.type === 'error' && event.code === 'acp.streaming-timeout'), JSON.stringify(events));
+      assert.ok(events.some((event) => event.type === 'error' && event.code === 'acp.streaming_timeout'), JSON.stringify(events));
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled' });
     } finally {
       await session.dispose();

@@ -1,6 +1,7 @@
 /**
- * Turns an agent's permission request into an inline prompt in the panel and waits for the user's
- * choice. Anything but an explicit choice of one of the agent's own options (the turn stopped, the
+ * The panel's permission prompts (the ACP client's PermissionBroker decides what to ask and
+ * remembers answers; this shows the question): turns an agent's permission request into an inline
+ * prompt in the panel and waits for the user's choice. Anything but an explicit choice of one of the agent's own options (the turn stopped, the
  * panel closed, an option id the agent never offered) is `cancelled`, which agents treat as a
  * reject: a reject is never turned into an allow.
  */
@@ -13,7 +14,7 @@ interface Pending {
   resolve(outcome: PermissionOutcome): void;
 }
 
-export class PermissionBroker {
+export class PermissionPrompts {
   private readonly pending = new Map<string, Pending>();
   private next = 0;
 
