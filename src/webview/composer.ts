@@ -23,7 +23,7 @@ type ComposerCompletion = Completion & { attach?: AttachmentRef };
 
 /** An `@` or `[[` mention being typed just before the caret: `@query` or `@query#heading`. */
 export function mentionAt(text: string, caret: number): { start: number; query: string; heading?: string } | undefined {
-  const match = /(?:^|[\s(])(@|\[\[)([^\s@#\[\]]{0,200})(?:#([^\n@\[\]]{0,200}))?$/u.exec(text.slice(0, caret));
+  const match = /(?:^|[\s(])(@|\[\[)([^\s@#[\]]{0,200})(?:#([^\n@[\]]{0,200}))?$/u.exec(text.slice(0, caret));
   if (!match) return undefined;
   const start = match.index + match[0].length - (match[1]!.length + match[2]!.length + (match[3] !== undefined ? match[3].length + 1 : 0));
   return { start, query: match[2]!, ...(match[3] !== undefined ? { heading: match[3] } : {}) };
