@@ -1,6 +1,6 @@
 import { chunkTextHash } from './chunkText.js';
 import { HearthError } from '../errors.js';
-import type { VectorStore } from './store/vectorStore.js';
+import type { ChunkRecord, VectorStore } from './store/vectorStore.js';
 
 /** `hearth index --copy-to` from a store that cannot hand out its vectors (vectra). */
 export class CopyUnsupportedError extends HearthError {
@@ -12,7 +12,7 @@ export class CopyUnsupportedError extends HearthError {
 /** Every vector of the store keyed by the text hash of its chunk: what another store needs to skip the embedder. */
 export async function vectorsByTextHash(store: VectorStore): Promise<Map<string, Float32Array>> {
   const out = new Map<string, Float32Array>();
-  const withVectors = store as VectorStore & { chunkVectors?: () => Iterable<[import('./store/vectorStore.js').ChunkRecord, Float32Array]> };
+  const withVectors = store as VectorStore & { chunkVectors?: () => Iterable<[ChunkRecord, Float32Array]> };
   if (withVectors.chunkVectors) {
     for (const [chunk, vector] of withVectors.chunkVectors()) out.set(chunk.textHash ?? chunkTextHash(chunk), vector);
     return out;
