@@ -7,6 +7,7 @@
  * can reach is redacted from the whole text.
  */
 import { formatEffectiveConfig } from '../../core/config/describeConfig';
+import { resolveKilnId } from '../../core/index/kilnId';
 import { maskConfigSecrets } from '../../core/config/maskSecrets';
 import { formatConfigProblem } from '../../core/config/problem';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
@@ -48,11 +49,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return errors > 0 ? 1 : 0;
   }
 
+  // The kiln's namespace in a shared database is derived (git remote, else folder name) when unset: show the value in use.
+  const kilnId = await resolveKilnId(loaded.config.kiln_path ?? ctx.workspaceRoot, loaded.config.processing.kiln_id);
+  const shown = { ...loaded, config: { ...loaded.config, processing: { ...loaded.config.processing, kiln_id: kilnId } } };
   if (values.json) {
-    const { config, sources, problems } = loaded;
+    const { config, sources, problems } = shown;
     out(`${JSON.stringify({ config: maskConfigSecrets(config), sources, problems }, null, 2)}\n`);
   } else {
-    out(formatEffectiveConfig(loaded));
+    out(formatEffectiveConfig(shown));
   }
   return 0;
 }

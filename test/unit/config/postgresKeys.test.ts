@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../../src/core/config/load';
+import { runHearth } from '../cli/runHearth';
 import { normalizeRemote, remoteUrl, resolveKilnId } from '../../../src/core/index/kilnId';
 
 async function load(toml: string, trusted = true) {
@@ -59,6 +60,24 @@ test('kiln_id: ssh and https forms of one repository give the same id, userinfo 
     assert.equal(id, 'gitlab.example.com/docs/handbook');
     assert.doesNotMatch(id, /hunter22|bob/);
     assert.equal(await resolveKilnId(kiln, 'explicit/id'), 'explicit/id');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('hearth config shows the kiln_id in use (derived from the git remote, userinfo stripped) and never the database password', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-kilnid-cli-'));
+  try {
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://carol:tok3nValue99@github.com/team/handbook.git\n');
+    mkdirSync(join(root, '.hearth'));
+    writeFileSync(join(root, '.hearth', 'config.toml'), '[processing]\nstore = "postgres"\ndatabase_url = "{env:HEARTH_DATABASE_URL}"\n');
+    const run = await runHearth(['config', '--json'], { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, '.xdg'), HEARTH_TRUST: '1', HEARTH_DATABASE_URL: 'postgres://hearth:Pa55wordXyz@db.example.com/notes' } });
+    assert.equal(run.code, 0, run.stderr);
+    const shown = JSON.parse(run.stdout).config.processing;
+    assert.equal(shown.kiln_id, 'github.com/team/handbook');
+    assert.equal(shown.database_url, '{env:HEARTH_DATABASE_URL}');
+    assert.doesNotMatch(run.stdout + run.stderr, /Pa55wordXyz|tok3nValue99/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
