@@ -8,7 +8,10 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { LoadedConfig } from '../core/config/load';
-import { describeError } from '../core/errors';
+import { describeError, isHearthError } from '../core/errors';
+
+/** How often an unreachable index database is tried again. */
+const UNREACHABLE_RETRY_MS = 30_000;
 import type { Host, Logger } from '../core/host';
 import type { Redactor } from '../core/logging/redactor';
 import type { IndexReport } from '../core/index/indexer';
@@ -19,7 +22,7 @@ export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
 const WATCH_DEBOUNCE_MS = 1500;
 
-type IndexState = { kind: 'off'; reason: string } | { kind: 'indexing'; message?: string } | { kind: 'ready'; notes: number; chunks: number } | { kind: 'error'; message: string };
+type IndexState = { kind: 'off'; reason: string } | { kind: 'unreachable'; message: string } | { kind: 'indexing'; message?: string } | { kind: 'ready'; notes: number; chunks: number } | { kind: 'error'; message: string };
 
 export class IndexController implements vscode.Disposable {
   private index: KilnIndex | undefined;
@@ -28,6 +31,8 @@ export class IndexController implements vscode.Disposable {
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private state: IndexState = { kind: 'off', reason: 'no workspace' };
+  /** A shared index database that was unreachable is tried again on this timer until it answers. */
+  private retry?: ReturnType<typeof setTimeout>;
   private readonly statusItem = vscode.window.createStatusBarItem('hearth.index', vscode.StatusBarAlignment.Right, 98);
   private readonly _onDidChangeIndex = new vscode.EventEmitter<KilnIndex | undefined>();
   /** Fires when the index object is replaced (the gateway's semantic_search follows it). */
@@ -136,6 +141,7 @@ export class IndexController implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.retry);
     void this.close();
     this.statusItem.dispose();
     this._onDidChangeIndex.dispose();
@@ -204,6 +210,16 @@ export class IndexController implements vscode.Disposable {
       return report;
     } catch (error) {
       if (index !== this.index) return undefined;
+      if (isHearthError(error) && error.code === 'index.unreachable') {
+        // The editor keeps working; the status item says so, and the index catches up once the database is back.
+        this.setState({ kind: 'unreachable', message: describeError(error) });
+        this.log.warn(`index: ${describeError(error)}`);
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => {
+          if (index === this.index) void this.run(index, {});
+        }, UNREACHABLE_RETRY_MS);
+        return undefined;
+      }
       this.setState({ kind: 'error', message: describeError(error) });
       this.log.error(`index: ${describeError(error)}`);
       return undefined;
@@ -218,7 +234,7 @@ export class IndexController implements vscode.Disposable {
   private render(): void {
     const s = this.state;
     const item = this.statusItem;
-    item.backgroundColor = s.kind === 'error' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.backgroundColor = s.kind === 'error' || s.kind === 'unreachable' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     switch (s.kind) {
       case 'off':
         item.text = '$(database) Index: off';
@@ -231,6 +247,10 @@ export class IndexController implements vscode.Disposable {
       case 'ready':
         item.text = `$(database) ${s.notes} notes`;
         item.tooltip = `Hearth index: ${s.notes} notes, ${s.chunks} chunks. Click to search.`;
+        break;
+      case 'unreachable':
+        item.text = '$(debug-disconnect) Index unreachable';
+        item.tooltip = `Hearth index: ${s.message}`;
         break;
       case 'error':
         item.text = '$(warning) Index';
