@@ -105,6 +105,10 @@ test('the controller refuses attachHit outside the scope: logged, said in the pa
   assert.equal(notices[0]!.level, 'error');
   assert.match(notices[0]!.text, /outside the kiln/);
 
+  // A mention of a note deleted meanwhile: said in the panel, nothing attached.
+  await controller.handle({ type: 'attachHit', path: 'garden/deleted-meanwhile.md' });
+  assert.match(posts.flatMap((m) => (m.type === 'notice' ? [m.text] : [])).at(-1) ?? '', /does not exist \(moved or deleted\?\)/);
+  assert.equal(posts.filter((m) => m.type === 'attachments').length, 0);
   await controller.handle({ type: 'attachHit', path: join(kiln, 'garden', 'tomatoes.md'), startLine: 1, endLine: 2 });
   const attached = posts.filter((m) => m.type === 'attachments').at(-1);
   assert.deepEqual(attached, { type: 'attachments', attachments: [{ path: 'garden/tomatoes.md', startLine: 1, endLine: 2 }] });

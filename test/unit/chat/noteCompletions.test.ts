@@ -77,3 +77,10 @@ test('the attachment budget follows the model\'s context window and is shared by
   assert.match(read[1]!.text, /\n… \(cut at line \d+ of sel\.md to fit the attachment budget of 8,192 characters/);
   assert.ok(read[1]!.text.length < 8_192 + 300);
 });
+
+test('a note deleted between attaching and sending does not fail the message: the agent is told', async () => {
+  const [gone] = await readAttachments([{ ref: { path: 'gone.md' } }], async () => {
+    throw new Error('gone.md does not exist (moved or deleted?).');
+  });
+  assert.equal(gone!.text, '(gone.md could not be read: gone.md does not exist (moved or deleted?).)');
+});
