@@ -11,7 +11,7 @@ import { BUILTIN_AGENT_NAME, type LoadedCards } from './agentCards';
 import { AgentError } from './agentErrors';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from './agentSession';
 import type { ExternalAgents } from './externalAgents';
-import { describeCard } from './internalAgents';
+import { describeCard } from './internal/internalAgents';
 import type { TranscriptStore } from './transcripts';
 
 export interface AgentCatalogOptions {

@@ -13,7 +13,7 @@ import { HearthAgentCatalog } from './agentCatalog';
 import { cardDirectories, loadAgentCards, workspaceCardDirectories } from './agentCards';
 import type { GatewayToolSource } from './agentTools';
 import type { ExternalAgents } from './externalAgents';
-import { startInternalAgent } from './internalAgents';
+import { startInternalAgent } from './internal/internalAgents';
 import { TranscriptStore } from './transcripts';
 
 export interface AgentSetupOptions {

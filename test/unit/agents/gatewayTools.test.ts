@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Gateway } from '../../../src/core/gateway/gateway';
-import { startInternalAgent } from '../../../src/core/agents/internalAgents';
+import { startInternalAgent } from '../../../src/core/agents/internal/internalAgents';
 import { BUILTIN_KILN_CARD } from '../../../src/core/agents/agentCards';
 import { everythingStdio, testGatewayOptions } from '../gateway/helpers';
 import { startMockLlm, type MockLlm } from '../llm/mockLlm';

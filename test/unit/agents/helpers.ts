@@ -7,7 +7,7 @@ import { HearthConfigSchema, type HearthConfig } from '../../../src/core/config/
 import { silentLogger } from '../../../src/core/host';
 import { LlmRuntime } from '../../../src/core/llm/llmRuntime';
 import type { AgentEvent, AgentSessionHost, PermissionOutcome, PermissionRequest } from '../../../src/core/agents/agentSession';
-import type { InternalAgentDeps } from '../../../src/core/agents/internalAgents';
+import type { InternalAgentDeps } from '../../../src/core/agents/internal/internalAgents';
 import type { GatewayToolSource } from '../../../src/core/agents/agentTools';
 import type { LlmProviderType } from '../../../src/core/config/providerTypes';
 import { endpointFor, GOOD_KEY } from '../llm/mockLlm';

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startInternalAgent } from '../../../src/core/agents/internalAgents';
+import { startInternalAgent } from '../../../src/core/agents/internal/internalAgents';
 import { BUILTIN_KILN_CARD } from '../../../src/core/agents/agentCards';
 import type { LlmProviderType } from '../../../src/core/config/providerTypes';
 import { closedPort, startMockLlm, type MockLlm } from '../llm/mockLlm';

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { BUILTIN_KILN_CARD } from '../../../src/core/agents/agentCards';
-import { startInternalAgent } from '../../../src/core/agents/internalAgents';
+import { startInternalAgent } from '../../../src/core/agents/internal/internalAgents';
 import type { ChangeProposal, ChangeReviewer, ReviewOutcome } from '../../../src/core/changes/changeReview';
 import { startMockLlm, type MockLlm } from '../llm/mockLlm';
 import { agentDeps, collect, KILN_NOTES, lastMessageText, mockConfig, RecordingHost, tempDir, textOf, updates, writeFiles } from './helpers';

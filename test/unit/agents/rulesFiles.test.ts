@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_RULES_FILES } from '../../../src/core/config/schema';
-import { findGitRoot, findRulesFiles, formatRules } from '../../../src/core/agents/rulesFiles';
-import { startInternalAgent } from '../../../src/core/agents/internalAgents';
+import { findGitRoot, findRulesFiles, formatRules } from '../../../src/core/agents/internal/rulesFiles';
+import { startInternalAgent } from '../../../src/core/agents/internal/internalAgents';
 import { BUILTIN_KILN_CARD } from '../../../src/core/agents/agentCards';
 import { agentDeps, mockConfig, RecordingHost, tempDir, writeFiles } from './helpers';
 

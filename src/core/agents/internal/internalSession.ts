@@ -6,13 +6,13 @@
  * denials returned to the model as results rather than thrown.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../host';
-import { isLlmError } from '../llm/errors';
-import type { ChatMessage, ChatOptions, LlmProvider, ToolCall } from '../llm/types';
-import { describeError, isHearthError } from '../errors';
-import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from './agentSession';
-import { AgentError } from './agentErrors';
-import type { AgentTool, ToolOutcome } from './agentTools';
+import type { Logger } from '../../host';
+import { isLlmError } from '../../llm/errors';
+import type { ChatMessage, ChatOptions, LlmProvider, ToolCall } from '../../llm/types';
+import { describeError, isHearthError } from '../../errors';
+import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
+import { AgentError } from '../agentErrors';
+import type { AgentTool, ToolOutcome } from '../agentTools';
 import { llmRemedy } from './llmRemedy';
 import { askPermission } from './toolPermission';
 

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { isConfinedRulesName } from '../config/schema';
+import { isConfinedRulesName } from '../../config/schema';
 
 export interface RulesFile {
   /** Absolute path. */

@@ -3,11 +3,11 @@
  * options an ACP agent would offer. Only an explicit allow runs the tool; a reject, an unknown
  * option, a time-out or a closed prompt (`cancelled`) are all denials.
  */
-import type { Logger } from '../host';
-import type { ToolCall } from '../llm/types';
-import { describeError } from '../errors';
-import type { AgentSessionHost, PermissionOption, PermissionRequest } from './agentSession';
-import type { AgentTool } from './agentTools';
+import type { Logger } from '../../host';
+import type { ToolCall } from '../../llm/types';
+import { describeError } from '../../errors';
+import type { AgentSessionHost, PermissionOption, PermissionRequest } from '../agentSession';
+import type { AgentTool } from '../agentTools';
 
 export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },

@@ -3,7 +3,7 @@
  * (size-aware prompts, DESIGN.md decision 6), where it works, and the project's rules files last so
  * the user's own instructions are the freshest thing the model reads.
  */
-import type { AgentTool } from './agentTools';
+import type { AgentTool } from '../agentTools';
 
 export interface SystemPromptParts {
   cardPrompt: string;

@@ -3,18 +3,18 @@
  * the active one), decides size-aware prompts, gathers the tools (kiln + gateway, the card's globs,
  * read-only for small models) and the rules files, and builds the session.
  */
-import type { HearthConfig } from '../config/schema';
-import { describeError } from '../errors';
-import type { Logger } from '../host';
-import { createKilnTools } from '../kiln/tools/kilnTools';
-import type { KilnToolContext } from '../kiln/tools/kilnTool';
-import { LlmError } from '../llm/errors';
-import type { LlmRuntime } from '../llm/llmRuntime';
-import { parseModelId } from '../llm/modelId';
-import type { ChatMessage, ProviderSettings } from '../llm/types';
-import type { AgentCard } from './agentCard';
-import type { AgentDescriptor, AgentStartOptions } from './agentSession';
-import { filterTools, fromGatewayTool, fromKilnTool, type AgentTool, type GatewayToolSource } from './agentTools';
+import type { HearthConfig } from '../../config/schema';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
+import { createKilnTools } from '../../kiln/tools/kilnTools';
+import type { KilnToolContext } from '../../kiln/tools/kilnTool';
+import { LlmError } from '../../llm/errors';
+import type { LlmRuntime } from '../../llm/llmRuntime';
+import { parseModelId } from '../../llm/modelId';
+import type { ChatMessage, ProviderSettings } from '../../llm/types';
+import type { AgentCard } from '../agentCard';
+import type { AgentDescriptor, AgentStartOptions } from '../agentSession';
+import { filterTools, fromGatewayTool, fromKilnTool, type AgentTool, type GatewayToolSource } from '../agentTools';
 import { InternalAgentSession } from './internalSession';
 import { findRulesFiles, formatRules } from './rulesFiles';
 import { buildSystemPrompt } from './systemPrompt';
