@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
-import type { ConfigService } from '../configService';
+import type { ConfigService } from '../config/configService';
 
 export const SETUP_COMMANDS = {
   checkConfig: 'hearth.checkConfig',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { UpstreamStatus } from '../../../src/core/gateway/gateway';
-import { describeState, gatewayStatusPresentation } from '../../../src/vscode/gatewayStatus';
+import { describeState, gatewayStatusPresentation } from '../../../src/vscode/gateway/gatewayStatus';
 
 const status = (name: string, state: UpstreamStatus['state']): UpstreamStatus => ({ name, prefix: `${name}_`, transport: 'stdio', state, tools: [] });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { channelLogger, CHANNEL_LEVEL, type LogChannelLike } from '../../../src/vscode/channelLogger';
+import { channelLogger, CHANNEL_LEVEL, type LogChannelLike } from '../../../src/vscode/host/channelLogger';
 import { levelFilteredLogger, redactingLogger, Redactor } from '../../../src/core/logging/redactingLogger';
 
 function fakeChannel(logLevel: number): LogChannelLike & { lines: string[] } {

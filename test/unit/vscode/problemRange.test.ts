@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problemRange } from '../../../src/vscode/problemRange';
+import { problemRange } from '../../../src/vscode/config/problemRange';
 
 const text = ['[chat]', 'temperature = 5', '  tempreature = 0.5', '"quoted key" = 1', '[[mcp.servers]]', 'x = [', ''].join('\n');
 

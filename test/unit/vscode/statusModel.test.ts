@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import type { ConfigProblem } from '../../../src/core/config/problem';
-import { statusPresentation, SHOW_PROBLEMS_COMMAND } from '../../../src/vscode/statusModel';
+import { statusPresentation, SHOW_PROBLEMS_COMMAND } from '../../../src/vscode/status/statusModel';
 
 const parse = (raw: unknown) => HearthConfigSchema.parse(raw);
 const problem = (severity: 'error' | 'warning', keyPath: string, message: string): ConfigProblem => ({

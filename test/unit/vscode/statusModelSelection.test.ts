@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { ModelSelection } from '../../../src/core/llm/modelSelection';
-import { statusPresentation, SWITCH_MODEL_COMMAND } from '../../../src/vscode/statusModel';
+import { statusPresentation, SWITCH_MODEL_COMMAND } from '../../../src/vscode/status/statusModel';
 
 test('a session switch shows in the text and the tooltip; a click opens the switcher', () => {
   const config = HearthConfigSchema.parse({ llm: { default: 'local', providers: { local: { type: 'ollama' }, work: { type: 'openai', endpoint: 'http://127.0.0.1:9/v1' } } } });

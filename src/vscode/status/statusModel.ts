@@ -3,9 +3,9 @@
  * import so the rules (which provider, which model, when to warn) are unit-tested; statusBar.ts only
  * copies the result onto the item.
  */
-import type { ConfigProblem, ConfigSource } from '../core/config/problem';
-import type { HearthConfig } from '../core/config/schema';
-import { activeProvider, type ActiveProvider } from '../core/llm/activeProvider';
+import type { ConfigProblem, ConfigSource } from '../../core/config/problem';
+import type { HearthConfig } from '../../core/config/schema';
+import { activeProvider, type ActiveProvider } from '../../core/llm/activeProvider';
 
 /** Opens the Problems view: where a click on the warning state leads. */
 export const SHOW_PROBLEMS_COMMAND = 'workbench.actions.view.problems';

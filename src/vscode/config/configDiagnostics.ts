@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ConfigProblem } from '../core/config/problem';
-import type { Logger } from '../core/host';
+import type { ConfigProblem } from '../../core/config/problem';
+import type { Logger } from '../../core/host';
 import { problemRange } from './problemRange';
 
 export const DIAGNOSTIC_SOURCE = 'hearth';

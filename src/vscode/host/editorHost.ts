@@ -5,9 +5,9 @@
  * reload changes behaviour at once.
  */
 import * as vscode from 'vscode';
-import type { CliConfig } from '../core/config/schema';
-import { protectedQuestion, type ProtectedWriteRequest } from '../core/fs/writeGate';
-import type { Host, Logger, Progress, ProgressOptions, SecretStore } from '../core/host';
+import type { CliConfig } from '../../core/config/schema';
+import { protectedQuestion, type ProtectedWriteRequest } from '../../core/fs/writeGate';
+import type { Host, Logger, Progress, ProgressOptions, SecretStore } from '../../core/host';
 
 export class EditorHost implements Host {
   readonly secrets: SecretStore;

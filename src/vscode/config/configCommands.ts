@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { configTemplate, type TemplateScope } from '../core/config/template';
-import { describeError } from '../core/errors';
-import type { Logger } from '../core/host';
-import type { Redactor } from '../core/logging/redactingLogger';
+import { configTemplate, type TemplateScope } from '../../core/config/template';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/host';
+import type { Redactor } from '../../core/logging/redactingLogger';
 import type { ConfigService } from './configService';
 import type { EffectiveConfigDocument } from './effectiveConfigDocument';
 

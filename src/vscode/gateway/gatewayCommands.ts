@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError } from '../core/errors';
+import { describeError } from '../../core/errors';
 import type { GatewayController } from './gatewayController';
 import { SHOW_TOOL_SERVERS_COMMAND } from './gatewayController';
 import { describeState } from './gatewayStatus';

@@ -7,16 +7,16 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import type { LoadedConfig } from '../core/config/load';
-import { describeError, isHearthError } from '../core/errors';
+import type { LoadedConfig } from '../../core/config/load';
+import { describeError, isHearthError } from '../../core/errors';
 
 /** How often an unreachable index database is tried again. */
 const UNREACHABLE_RETRY_MS = 30_000;
-import type { Host, Logger } from '../core/host';
-import type { Redactor } from '../core/logging/redactor';
-import type { IndexReport } from '../core/index/indexer';
-import { KilnIndex } from '../core/index/kilnIndex';
-import { ALWAYS_EXCLUDED, isNotePath } from '../core/kiln/kilnWalk';
+import type { Host, Logger } from '../../core/host';
+import type { Redactor } from '../../core/logging/redactor';
+import type { IndexReport } from '../../core/index/indexer';
+import { KilnIndex } from '../../core/index/kilnIndex';
+import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/kilnWalk';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */

@@ -5,10 +5,10 @@
  * leads the first user message, and no usage event is sent.
  */
 import * as vscode from 'vscode';
-import { LlmError, type LlmErrorCode } from '../core/llm/errors';
-import { parameterBillionsFromName } from '../core/llm/modelSize';
-import { guarded, guardedStream } from '../core/llm/requestGuard';
-import type { ChatEvent, ChatMessage, ChatOptions, LlmProvider, ModelInfo, ProviderSettings, ToolDefinition } from '../core/llm/types';
+import { LlmError, type LlmErrorCode } from '../../core/llm/errors';
+import { parameterBillionsFromName } from '../../core/llm/modelSize';
+import { guarded, guardedStream } from '../../core/llm/requestGuard';
+import type { ChatEvent, ChatMessage, ChatOptions, LlmProvider, ModelInfo, ProviderSettings, ToolDefinition } from '../../core/llm/types';
 
 export const COPILOT_VENDOR = 'copilot';
 const ENDPOINT = 'vscode.lm (copilot)';

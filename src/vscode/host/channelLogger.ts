@@ -7,7 +7,7 @@
  * would show nothing. Messages the config asks for but the channel would drop are written at info
  * with their level as a tag instead.
  */
-import type { Logger, LogLevel } from '../core/host';
+import type { Logger, LogLevel } from '../../core/host';
 
 /** The part of vscode.LogOutputChannel used here; `logLevel` is vscode.LogLevel (Off 0 … Error 5). */
 export interface LogChannelLike {

@@ -5,12 +5,12 @@
  * provider change at most.
  */
 import type * as vscode from 'vscode';
-import { describeError } from '../core/errors';
-import type { Logger } from '../core/host';
-import type { LlmRuntime } from '../core/llm/llmRuntime';
-import { catalogKey } from '../core/llm/modelCatalog';
-import type { ConfigService } from './configService';
-import type { HearthStatusBar } from './statusBar';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/host';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
+import { catalogKey } from '../../core/llm/modelCatalog';
+import type { ConfigService } from '../config/configService';
+import type { HearthStatusBar } from '../status/statusBar';
 
 export class ModelStatus implements vscode.Disposable {
   private readonly states = new Map<string, { ok: boolean; detail: string }>();

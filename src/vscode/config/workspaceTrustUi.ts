@@ -5,7 +5,7 @@
  * configuration (ConfigService), so nothing else is needed here.
  */
 import * as vscode from 'vscode';
-import type { LoadedConfig } from '../core/config/load';
+import type { LoadedConfig } from '../../core/config/load';
 import { DIAGNOSTIC_SOURCE } from './configDiagnostics';
 
 export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';

@@ -7,11 +7,11 @@ import { existsSync, watch as fsWatch } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadConfig, type LoadedConfig } from '../core/config/load';
-import { findWorkspaceRoot, globalConfigPath, workspaceConfigPath } from '../core/config/locations';
-import { defaultConfig } from '../core/config/schema';
-import { describeError } from '../core/errors';
-import type { Logger } from '../core/host';
+import { loadConfig, type LoadedConfig } from '../../core/config/load';
+import { findWorkspaceRoot, globalConfigPath, workspaceConfigPath } from '../../core/config/locations';
+import { defaultConfig } from '../../core/config/schema';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/host';
 
 /** File events come in bursts (an editor save is often delete + create + change): settle first. */
 const RELOAD_DEBOUNCE_MS = 150;

@@ -5,16 +5,16 @@
  * `endpoint`. A status bar item shows gateway health ("3/4").
  */
 import * as vscode from 'vscode';
-import type { ChangeReviewer } from '../core/changes/changeReview';
-import type { LoadedConfig } from '../core/config/load';
-import { describeError } from '../core/errors';
-import type { Host } from '../core/host';
-import type { Redactor } from '../core/logging/redactingLogger';
-import type { Gateway } from '../core/gateway/gateway';
-import { serveGatewayHttp, type GatewayHttpHandle } from '../core/gateway/gatewayHttp';
-import { createGateway, kilnToolContext } from '../core/gateway/gatewaySetup';
-import type { KilnTool, SemanticSearchFn } from '../core/kiln/tools/kilnTool';
-import { createKilnTools } from '../core/kiln/tools/kilnTools';
+import type { ChangeReviewer } from '../../core/changes/changeReview';
+import type { LoadedConfig } from '../../core/config/load';
+import { describeError } from '../../core/errors';
+import type { Host } from '../../core/host';
+import type { Redactor } from '../../core/logging/redactingLogger';
+import type { Gateway } from '../../core/gateway/gateway';
+import { serveGatewayHttp, type GatewayHttpHandle } from '../../core/gateway/gatewayHttp';
+import { createGateway, kilnToolContext } from '../../core/gateway/gatewaySetup';
+import type { KilnTool, SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
+import { createKilnTools } from '../../core/kiln/tools/kilnTools';
 import { gatewayStatusPresentation } from './gatewayStatus';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';

@@ -1,4 +1,4 @@
-import type { UpstreamStatus } from '../core/gateway/gateway';
+import type { UpstreamStatus } from '../../core/gateway/gateway';
 
 export interface GatewayStatusPresentation {
   text: string;

@@ -3,8 +3,8 @@
  * and each value's source, re-rendered whenever the configuration reloads.
  */
 import * as vscode from 'vscode';
-import { formatEffectiveConfig } from '../core/config/describeConfig';
-import { describeError } from '../core/errors';
+import { formatEffectiveConfig } from '../../core/config/describeConfig';
+import { describeError } from '../../core/errors';
 import type { ConfigService } from './configService';
 
 export const EFFECTIVE_CONFIG_SCHEME = 'hearth-effective';

@@ -6,15 +6,15 @@
  * `provider/model` or model name that matches nothing listed is used as typed.
  */
 import * as vscode from 'vscode';
-import { workspaceConfigPath } from '../core/config/locations';
-import { describeError } from '../core/errors';
-import type { Logger } from '../core/host';
-import type { LlmRuntime } from '../core/llm/llmRuntime';
-import type { ProviderModels } from '../core/llm/modelCatalog';
-import { formatModelId } from '../core/llm/modelId';
-import { switchModelChecked } from '../core/llm/modelSwitch';
-import { formatSize, formatTable, modelRows, sameModel } from '../core/llm/modelTable';
-import { SWITCH_MODEL_COMMAND } from './statusModel';
+import { workspaceConfigPath } from '../../core/config/locations';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/host';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
+import type { ProviderModels } from '../../core/llm/modelCatalog';
+import { formatModelId } from '../../core/llm/modelId';
+import { switchModelChecked } from '../../core/llm/modelSwitch';
+import { formatSize, formatTable, modelRows, sameModel } from '../../core/llm/modelTable';
+import { SWITCH_MODEL_COMMAND } from '../status/statusModel';
 
 export const LIST_MODELS_COMMAND_ID = 'hearth.listModels';
 const LIST_SCHEME = 'hearth-models';

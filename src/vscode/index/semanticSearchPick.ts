@@ -7,10 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { describeError } from '../core/errors';
-import type { Logger } from '../core/host';
-import type { KilnIndex } from '../core/index/kilnIndex';
-import type { SearchResult, SectionHit } from '../core/index/searchResult';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/host';
+import type { KilnIndex } from '../../core/index/kilnIndex';
+import type { SearchResult, SectionHit } from '../../core/index/searchResult';
 
 const TYPING_DEBOUNCE_MS = 250;
 const LIMIT = 20;

@@ -3,7 +3,7 @@
  * the diagnostic underlines the key (or the rest of the line when no key starts there). Free of the
  * `vscode` import so it is unit-testable.
  */
-import type { ConfigProblem } from '../core/config/problem';
+import type { ConfigProblem } from '../../core/config/problem';
 
 /** A 0-based range, as vscode.Range takes it. */
 export interface ZeroBasedRange {
