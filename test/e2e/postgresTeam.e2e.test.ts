@@ -66,7 +66,7 @@ async function semanticSearch(page: Page, query: string, expect: string): Promis
 
 before(async () => {
   if (skip) return;
-  scratch = tempDir('postgres');
+  scratch = tempDir('postgres-team');
   database = await startPgServer();
   embeddings = await startHashedEmbedServer();
 });
@@ -88,7 +88,7 @@ test('store = "postgres": the kiln is indexed into the database on activation an
 
   const row = await semanticSearch(page, 'water the tomatoes every morning', 'Tomatoes');
   assert.match(row, /garden\/tomatoes\.md:\d+/, `the path and line are shown: ${row}`);
-  await screenshot(page, 'postgres-quick-pick');
+  await screenshot(page, 'postgres-team-quick-pick');
 
   // The notes live in the database under the id derived from the git remote, not in local files.
   const client = new pg.Client({ connectionString: database!.url });
