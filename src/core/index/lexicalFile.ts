@@ -69,6 +69,8 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
   const headerText = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(4);
   prefix.writeUInt32LE(headerText.length);
+  // A store that keeps nothing in its folder (postgres) still gets this local cache.
+  await fsp.mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `${LEXICAL_FILE}.${process.pid}.tmp`);
   const fh = await fsp.open(tmp, 'w');
   try {

@@ -53,6 +53,7 @@ export class StatCache {
   async save(): Promise<void> {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
+      await fsp.mkdir(path.dirname(this.file), { recursive: true });
       await fsp.writeFile(tmp, JSON.stringify({ version: 1, notes: Object.fromEntries(this.next) }));
       await fsp.rename(tmp, this.file);
     } catch {
