@@ -4,7 +4,8 @@
 // `npm run bench:gateway` alone) and confined file access (test/bench/kilnFiles.bench.ts: read_note
 // and a no-op index pass), the cold paths (test/bench/coldSearch.bench.ts: `hearth --help` and a
 // whole-process `hearth search`) and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
-// HEARTH_BENCH_PARTS=store,pipeline,cold,gateway,files,hostile picks parts.
+// and the postgres store against PGlite (test/bench/postgres.bench.ts).
+// HEARTH_BENCH_PARTS=store,pipeline,cold,gateway,files,hostile,postgres picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +14,13 @@ import { runColdBench } from './coldSearch.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
+import { runPostgresBench } from './postgres.bench';
 import { run as runPipelineBench } from './pipeline';
 
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,gateway,files,hostile').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,gateway,files,hostile,postgres').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -59,6 +61,10 @@ async function main(): Promise<void> {
   if (parts.has('files')) {
     const lines = await runKilnFilesBench();
     printTable(['confined files', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('postgres')) {
+    const lines = await runPostgresBench(sizes);
+    printTable(['postgres store (against PGlite over the wire: WASM, one backend; not a real server)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('hostile')) {
     const lines = await runHostileBench();

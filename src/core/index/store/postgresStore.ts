@@ -192,12 +192,13 @@ export class PostgresStore implements VectorStore {
         await client.query("SET LOCAL hnsw.iterative_scan = 'relaxed_order'");
       }
       return client.query<{ text_hash: string; distance: number }>(
-        `SELECT e.text_hash, ${expr} <=> $3::${cast} AS distance
+        // The model id is inlined (an integer of ours) so the planner matches the model's partial HNSW index.
+        `SELECT e.text_hash, ${expr} <=> $2::${cast} AS distance
          FROM hearth_embeddings e
-         WHERE e.model_id = $1 AND EXISTS (SELECT 1 FROM hearth_chunks c WHERE c.kiln = $2 AND c.text_hash = e.text_hash)
-         ORDER BY ${expr} <=> $3::${cast}
-         LIMIT $4`,
-        [this.modelId, this.options.kilnId, toSql(Array.from(normalized(query))), limit],
+         WHERE e.model_id = ${Number(this.modelId)} AND EXISTS (SELECT 1 FROM hearth_chunks c WHERE c.kiln = $1 AND c.text_hash = e.text_hash)
+         ORDER BY ${expr} <=> $2::${cast}
+         LIMIT $3`,
+        [this.options.kilnId, toSql(Array.from(normalized(query))), limit],
       );
     });
     const byHash = this.chunksByTextHash();
