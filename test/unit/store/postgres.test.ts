@@ -143,3 +143,37 @@ test('database stopped mid-session: a clear error naming the host (never the pas
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('hostile notes: NUL escapes in frontmatter, SQL in titles and paths, odd headings are stored as data, never break the run', async () => {
+  const kiln = makeKiln({
+    "it's \"quoted\" ü.md": "# '); DROP TABLE hearth_notes; --\n\nRobert'); DELETE FROM hearth_chunks; -- was here.\n",
+    'nul.md': '---\ntitle: "a\\0b"\ntags: ["x\\0y"]\nnested: { "k": "v\\0w" }\n---\n# Nul\n\nText after a NUL escape in the frontmatter.\n',
+    'deep.md': `# ${'#'.repeat(3)} \u001f heading \u2028 sep\n\n${'word '.repeat(2000)}\n`,
+  });
+  const index = pgIndex(kiln, server.url, embeddings.url, { kiln_id: "hostile';--" });
+  try {
+    const report = await index.update();
+    assert.equal(report.notes, 3, JSON.stringify(report.problems));
+    assert.deepEqual(await brokenIds(), []);
+    const hits = await index.search('Robert DELETE', { mode: 'hybrid', limit: 3 });
+    assert.equal(hits[0]?.path, "it's \"quoted\" ü.md");
+    const again = await index.update();
+    assert.equal(again.unchanged, 3, 'stored as written: unchanged on the next run');
+  } finally {
+    await index.dispose();
+    removeKiln(kiln);
+  }
+});
+
+async function brokenIds(): Promise<string[]> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    const tables = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('hearth_notes', 'hearth_chunks')");
+    assert.equal(tables.rows[0].n, 2);
+    const rows = await client.query('SELECT kiln, path FROM hearth_chunks GROUP BY kiln, path HAVING count(*) <> max(ordinal) + 1');
+    return rows.rows.map((r) => `${r.kiln}:${r.path}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -111,8 +111,8 @@ export class PostgresStore implements VectorStore {
     if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
     for (const v of vectors) if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
-    const records = chunks.map((chunk) => ({ ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk) }));
-    const title = chunks[0]?.title ?? notePath;
+    const records = chunks.map((chunk) => ({ ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk), text: noNul(chunk.text), title: noNul(chunk.title), headingPath: chunk.headingPath.map(noNul) }));
+    const title = records[0]?.title ?? notePath;
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['hearth-note', this.options.kilnId, notePath])]);
       if (records.length > 0) {
@@ -128,7 +128,7 @@ export class PostgresStore implements VectorStore {
          VALUES ($1, $2, $3, $4, $5::jsonb, $6::text[], $7::text[], now())
          ON CONFLICT (kiln, path) DO UPDATE SET content_hash = EXCLUDED.content_hash, title = EXCLUDED.title,
            frontmatter = EXCLUDED.frontmatter, tags = EXCLUDED.tags, links = EXCLUDED.links, updated_at = now()`,
-        [this.options.kilnId, notePath, hash, title, JSON.stringify(meta?.frontmatter ?? {}), meta?.tags ?? [], meta?.links ?? []],
+        [this.options.kilnId, notePath, hash, title, JSON.stringify(meta?.frontmatter ?? {}, (_key, value: unknown) => (typeof value === 'string' ? noNul(value) : value)), (meta?.tags ?? []).map(noNul), (meta?.links ?? []).map(noNul)],
       );
       await client.query('DELETE FROM hearth_chunks WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]);
       if (records.length > 0) {
@@ -300,4 +300,9 @@ function toRecord(row: ChunkRow): ChunkRecord {
     contentHash: row.content_hash,
     textHash: row.text_hash,
   };
+}
+
+/** PostgreSQL text and jsonb cannot hold U+0000: a note carrying one (a YAML "\0" escape) is stored without it. */
+function noNul(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
 }
