@@ -69,6 +69,18 @@ test('the kiln is indexed on activation; Semantic Search finds a note and opens 
   await page.locator('.tab', { hasText: 'tomatoes.md' }).waitFor({ timeout: 20_000 });
   assert.ok(await page.locator('.quick-input-widget input').isVisible(), 'the quick pick stays open while previewing');
   await screenshot(page, 'search-quick-pick');
+  // The note's other matching section (its title section) is one click away: the row's button.
+  await row.hover();
+  await row.locator('.action-label[aria-label*="matching section"]').first().click();
+  const sectionRows = quickPickRows(page);
+  await sectionRows.filter({ hasText: 'garden/tomatoes.md:4' }).first().waitFor({ timeout: 20_000 });
+  assert.match((await sectionRows.allInnerTexts()).join(' | '), /garden\/tomatoes\.md:8.*garden\/tomatoes\.md:4/s, 'best section first, then the others');
+  await screenshot(page, 'search-sections');
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('water the tomatoes every morning');
+  await row.waitFor({ timeout: 30_000 });
   await row.click();
 
   // The note opens with the cursor on the hit's first line.
