@@ -182,7 +182,7 @@ export const ProcessingSchema = z.strictObject({
     .refine(isDatabaseUrl, 'database_url must be a postgres:// or postgresql:// URL (host, optional port, database; pool and TLS settings such as sslmode in the query), "{env:VAR}" or "{secret:NAME}"')
     .optional()
     .describe('store = "postgres": postgres://user@host:5432/db?sslmode=require, "{env:VAR}" or "{secret:NAME}"'),
-  kiln_id: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'kiln_id must be 1-200 printable characters without spaces').optional().describe("This kiln's namespace in a shared database; default: the git remote (userinfo stripped), else the folder name"),
+  kiln_id: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'kiln_id must be 1-200 printable characters without spaces').optional().describe("This kiln's namespace in a shared database; default: the git remote (userinfo stripped; a kiln below the repository root adds its folder inside it), else the folder name"),
   parallel_workers: positiveInt.default(() => Math.max(1, Math.floor(availableParallelism() / 2))),
   exclude: z.array(nonEmpty).default([]).describe('Globs; .git, node_modules and .hearth are always excluded'),
   max_file_size_kb: positiveInt.default(1024),

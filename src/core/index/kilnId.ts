@@ -1,29 +1,64 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /**
  * The kiln's namespace in a shared database (`[processing].kiln_id`): set in the config, else the
  * git remote of the kiln's repository (so every clone of one repository shares its notes' rows),
  * else the folder name. `https://user:pw@github.com/team/notes.git` and
- * `git@github.com:team/notes.git` both give `github.com/team/notes`.
+ * `git@github.com:team/notes.git` both give `github.com/team/notes`. A kiln below the repository's
+ * root gets its folder inside the repository appended (`github.com/team/mono/docs`): two kilns of
+ * one repository must never share a namespace (each run would drop the other's notes as deleted),
+ * while every clone still agrees on the id.
  */
 export async function resolveKilnId(kilnRoot: string, configured?: string): Promise<string> {
   if (configured) return configured;
-  const remote = await readGitRemote(kilnRoot);
-  const id = remote ? normalizeRemote(remote) : undefined;
-  return id ?? path.basename(path.resolve(kilnRoot));
+  const kiln = path.resolve(kilnRoot);
+  const repo = await readGitRemote(kiln);
+  const id = repo ? normalizeRemote(repo.remote) : undefined;
+  if (!id || !repo) return path.basename(kiln);
+  const inside = path.relative(repo.root, kiln).split(path.sep).join('/');
+  return inside ? `${id}/${inside}` : id;
 }
 
-/** `origin`'s URL (else the first remote's) from the nearest `.git/config` at or above the kiln. */
-async function readGitRemote(kilnRoot: string): Promise<string | undefined> {
-  let dir = path.resolve(kilnRoot);
+/**
+ * `origin`'s URL (else the first remote's) from the nearest repository at or above the kiln, and
+ * that repository's working-tree root. `.git` may be a file (`gitdir: …`, as in linked worktrees
+ * and submodules): its config is then in that git dir, or in the `commondir` it names.
+ */
+async function readGitRemote(kiln: string): Promise<{ remote: string; root: string } | undefined> {
+  let dir = kiln;
   for (;;) {
-    const text = await readFile(path.join(dir, '.git', 'config'), 'utf8').catch(() => undefined);
-    if (text !== undefined) return remoteUrl(text);
+    const config = await gitConfigText(path.join(dir, '.git'));
+    if (config !== undefined) {
+      const remote = remoteUrl(config);
+      return remote ? { remote, root: dir } : undefined;
+    }
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/** Git's own files are small; a kiln folder is not trusted to keep them so (a huge `.git` file is skipped). */
+const MAX_GIT_FILE = 1 << 20;
+
+async function readSmall(file: string): Promise<string | undefined> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile() || info.size > MAX_GIT_FILE) return undefined;
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+async function gitConfigText(dotGit: string): Promise<string | undefined> {
+  const direct = await readSmall(path.join(dotGit, 'config'));
+  if (direct !== undefined) return direct;
+  const pointer = await readSmall(dotGit);
+  const gitdir = pointer === undefined ? undefined : /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
+  if (!gitdir) return undefined;
+  const dir = path.resolve(path.dirname(dotGit), gitdir);
+  const common = (await readSmall(path.join(dir, 'commondir')))?.trim();
+  const configDir = common ? path.resolve(dir, common) : dir;
+  // A `.git` file that points nowhere readable counts as a repository without a remote.
+  return (await readSmall(path.join(configDir, 'config'))) ?? '';
 }
 
 /** The url of `[remote "origin"]`, else of the first remote section, in git's config format. */

@@ -57,7 +57,7 @@ test('kiln_id: ssh and https forms of one repository give the same id, userinfo 
     mkdirSync(join(root, '.git'));
     writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://bob:hunter22@gitlab.example.com/docs/handbook.git\n');
     const id = await resolveKilnId(kiln);
-    assert.equal(id, 'gitlab.example.com/docs/handbook');
+    assert.equal(id, 'gitlab.example.com/docs/handbook/notes', 'a kiln below the repository root: its folder inside the repository');
     assert.doesNotMatch(id, /hunter22|bob/);
     assert.equal(await resolveKilnId(kiln, 'explicit/id'), 'explicit/id');
   } finally {
