@@ -14,8 +14,12 @@ const NO_TEST = { group: ['**/test/**'], message: 'src never imports test code.'
 const NO_VSCODE_PATHS = { group: ['**/vscode/**'], message: 'Only the editor host (src/vscode) may use editor code.' };
 const NO_VSCODE = { name: 'vscode', message: 'Only the editor host (src/vscode) may import vscode.' };
 
+// One import-suffix convention: relative imports name the module without an extension (esbuild and
+// tsc's Bundler resolution find the .ts file).
+const NO_SUFFIX = { regex: '^\\.{1,2}/.*\\.js$', message: 'Relative imports have no .js suffix (one convention; esbuild resolves the .ts file).' };
+
 /** One no-restricted-imports rule per layer (a later config for the same files replaces the rule, so each layer lists all of its own). */
-const restrict = (paths, patterns) => ['error', { paths, patterns }];
+const restrict = (paths, patterns) => ['error', { paths, patterns: [...patterns, NO_SUFFIX] }];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'media/**', 'test/**', '*.mjs'] },

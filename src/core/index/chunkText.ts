@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChunkRecord } from './store/vectorStore.js';
+import type { ChunkRecord } from './store/vectorStore';
 
 /** What the embedder sees of a chunk: the note title and heading path give a section its context. */
 export function embeddingTextOf(title: string, headingPath: readonly string[], text: string): string {

@@ -1,4 +1,4 @@
-import type { ParsedNote } from '../kiln/note.js';
+import type { ParsedNote } from '../kiln/note';
 
 export interface Chunk {
   notePath: string;

@@ -1,6 +1,6 @@
-import { chunkTextHash } from './chunkText.js';
-import { HearthError } from '../errors.js';
-import type { ChunkRecord, VectorStore } from './store/vectorStore.js';
+import { chunkTextHash } from './chunkText';
+import { HearthError } from '../errors';
+import type { ChunkRecord, VectorStore } from './store/vectorStore';
 
 /** `hearth index --copy-to` from a store that cannot hand out its vectors (vectra). */
 export class CopyUnsupportedError extends HearthError {

@@ -1,7 +1,7 @@
-import type { ScanRules } from '../kiln/kilnScanner.js';
-import { parsePropertyQuery, propertySearch, noteProperties } from '../kiln/propertySearch.js';
-import { textSearch } from '../kiln/textSearch.js';
-import { joinHeading, type SearchResult } from './searchResult.js';
+import type { ScanRules } from '../kiln/kilnScanner';
+import { parsePropertyQuery, propertySearch, noteProperties } from '../kiln/propertySearch';
+import { textSearch } from '../kiln/textSearch';
+import { joinHeading, type SearchResult } from './searchResult';
 
 /**
  * The `text` and `property` search modes: core/kiln's searches over the notes on disk (no index

@@ -1,13 +1,13 @@
-import { embeddingTextOf, textHash } from './chunkText.js';
-import { StatCache } from './statCache.js';
-import { ConfinedRoot } from '../fs/confinedRoot.js';
-import type { Logger, Progress } from '../host.js';
-import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner.js';
-import { contentHash, parseNote, type ParsedNote } from '../kiln/note.js';
-import { chunkNote, type Chunk } from './chunker.js';
-import { embedAll, type BatchingOptions } from './embedders/batching.js';
-import type { Embedder } from './embedders/embedder.js';
-import type { ChunkRecord, VectorStore } from './store/vectorStore.js';
+import { embeddingTextOf, textHash } from './chunkText';
+import { StatCache } from './statCache';
+import { ConfinedRoot } from '../fs/confinedRoot';
+import type { Logger, Progress } from '../host';
+import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner';
+import { contentHash, parseNote, type ParsedNote } from '../kiln/note';
+import { chunkNote, type Chunk } from './chunker';
+import { embedAll, type BatchingOptions } from './embedders/batching';
+import type { Embedder } from './embedders/embedder';
+import type { ChunkRecord, VectorStore } from './store/vectorStore';
 
 export interface IndexRunOptions {
   /** Re-embed every note even when its content hash is unchanged. */

@@ -1,21 +1,21 @@
-import type { EmbeddingConfig, ProcessingConfig } from '../config/schema.js';
+import type { EmbeddingConfig, ProcessingConfig } from '../config/schema';
 import { stat } from 'node:fs/promises';
-import { describeError, HearthError, isHearthError } from '../errors.js';
-import type { Logger, Progress } from '../host.js';
-import { readLexicalFile, writeLexicalFile } from './lexicalFile.js';
-import { NoteBm25, type NoteBm25Snapshot } from './noteBm25.js';
-import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking.js';
-import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder.js';
-import type { Embedder } from './embedders/embedder.js';
-import { runIndex, type IndexReport, type IndexRunOptions } from './indexer.js';
-import type { SearchMode, SearchResult } from './searchResult.js';
-import { readStoredHeader } from './storedHeader.js';
-import { vectorsByTextHash } from './copyVectors.js';
-import { postgresOptions } from './store/postgresOptions.js';
-import { openOrRebuildVectorStore, storeDir } from './store/openStore.js';
-import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore.js';
-import { propertyModeSearch, textModeSearch } from './diskSearch.js';
-import { scanKiln } from '../kiln/kilnScanner.js';
+import { describeError, HearthError, isHearthError } from '../errors';
+import type { Logger, Progress } from '../host';
+import { readLexicalFile, writeLexicalFile } from './lexicalFile';
+import { NoteBm25, type NoteBm25Snapshot } from './noteBm25';
+import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking';
+import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
+import type { Embedder } from './embedders/embedder';
+import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
+import type { SearchMode, SearchResult } from './searchResult';
+import { readStoredHeader } from './storedHeader';
+import { vectorsByTextHash } from './copyVectors';
+import { postgresOptions } from './store/postgresOptions';
+import { openOrRebuildVectorStore, storeDir } from './store/openStore';
+import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore';
+import { propertyModeSearch, textModeSearch } from './diskSearch';
+import { scanKiln } from '../kiln/kilnScanner';
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -279,7 +279,7 @@ export class KilnIndex {
   private async openPostgres(): Promise<VectorStore> {
     const { providerType, model } = this.setup;
     const options = await postgresOptions(this.options, this.dir);
-    const { PostgresStore } = await import('./store/postgresStore.js');
+    const { PostgresStore } = await import('./store/postgresStore');
     const dim = (await PostgresStore.storedDimension(options, providerType, model)) ?? this.options.copySource?.dim ?? (await this.probeDimension());
     const store = new PostgresStore(options, { providerType, model, dim });
     try {

@@ -1,6 +1,6 @@
-import { TopK } from './store/quantize.js';
-import type { ChunkRecord } from './store/vectorStore.js';
-import { tokenize } from './tokenize.js';
+import { TopK } from './store/quantize';
+import type { ChunkRecord } from './store/vectorStore';
+import { tokenize } from './tokenize';
 
 /** A note's fields, in the order of their columns in the postings. */
 export const FIELDS = ['title', 'headings', 'lead', 'body'] as const;

@@ -1,8 +1,8 @@
-import type { LexicalQuery, NoteBm25 } from './noteBm25.js';
-import { joinHeading, roundScore, type SearchResult } from './searchResult.js';
-import { makeSnippet } from './snippet.js';
-import { tokenize } from './tokenize.js';
-import type { ChunkRecord, SearchHit } from './store/vectorStore.js';
+import type { LexicalQuery, NoteBm25 } from './noteBm25';
+import { joinHeading, roundScore, type SearchResult } from './searchResult';
+import { makeSnippet } from './snippet';
+import { tokenize } from './tokenize';
+import type { ChunkRecord, SearchHit } from './store/vectorStore';
 
 /**
  * Weight of the lexical relevance in a hybrid score (the vector side has the rest). Tuned on the dev

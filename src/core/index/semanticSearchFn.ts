@@ -1,5 +1,5 @@
-import type { SemanticHit, SemanticNoteHit, SemanticSearchFn } from '../kiln/tools/kilnTool.js';
-import type { KilnIndex } from './kilnIndex.js';
+import type { SemanticHit, SemanticNoteHit, SemanticSearchFn } from '../kiln/tools/kilnTool';
+import type { KilnIndex } from './kilnIndex';
 
 /**
  * Backs the `semantic_search` kiln tool with the index. `beforeSearch` lets a host without a

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST } from './store/flatFiles.js';
-import type { StoreHeader, StoreKind } from './store/vectorStore.js';
+import { MANIFEST } from './store/flatFiles';
+import type { StoreHeader, StoreKind } from './store/vectorStore';
 
 /** The vectra store keeps its header beside vectra's own index.json (see vectraStore.ts). */
 const VECTRA_HEADER = 'hearth-header.json';

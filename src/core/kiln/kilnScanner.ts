@@ -1,9 +1,9 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProcessingConfig } from '../config/schema.js';
-import { ConfinedRoot } from '../fs/confinedRoot.js';
-import { ALWAYS_EXCLUDED, excludeMatcher, isNotePath, listNotePaths } from './kilnWalk.js';
+import type { ProcessingConfig } from '../config/schema';
+import { ConfinedRoot } from '../fs/confinedRoot';
+import { ALWAYS_EXCLUDED, excludeMatcher, isNotePath, listNotePaths } from './kilnWalk';
 
 export interface ScannedNote {
   /** Kiln-relative, forward slashes. */

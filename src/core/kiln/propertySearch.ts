@@ -1,7 +1,7 @@
-import type { ConfinedRoot } from '../fs/confinedRoot.js';
-import type { ParsedNote } from './note.js';
-import { SearchQueryError } from './textSearch.js';
-import { walkNotes, type WalkScope } from './walkNotes.js';
+import type { ConfinedRoot } from '../fs/confinedRoot';
+import type { ParsedNote } from './note';
+import { SearchQueryError } from './textSearch';
+import { walkNotes, type WalkScope } from './walkNotes';
 
 /**
  * The one property search, for `hearth search --mode property`, the editor and the

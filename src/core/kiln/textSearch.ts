@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
-import type { ConfinedRoot } from '../fs/confinedRoot.js';
-import { HearthError } from '../errors.js';
-import { walkNotes, type WalkScope } from './walkNotes.js';
+import type { ConfinedRoot } from '../fs/confinedRoot';
+import { HearthError } from '../errors';
+import { walkNotes, type WalkScope } from './walkNotes';
 
 /** One line of a note that matches a text query. */
 export interface LineMatch {

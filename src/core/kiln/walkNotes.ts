@@ -1,6 +1,6 @@
-import { ConfinedRoot } from '../fs/confinedRoot.js';
-import { mapLimit, scanKiln, type ScanRules } from './kilnScanner.js';
-import { parseNote, type ParsedNote } from './note.js';
+import { ConfinedRoot } from '../fs/confinedRoot';
+import { mapLimit, scanKiln, type ScanRules } from './kilnScanner';
+import { parseNote, type ParsedNote } from './note';
 
 const READ_AHEAD = 16;
 

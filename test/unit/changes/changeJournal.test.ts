@@ -4,12 +4,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
-import { unifiedDiff } from '../../../src/core/changes/changeDiff.js';
-import { ChangeJournal } from '../../../src/core/changes/changeJournal.js';
-import { isHearthError } from '../../../src/core/errors.js';
-import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess.js';
-import { applyUndo, newestTurn, planUndo, UndoConflictError } from '../../../src/core/changes/undoChanges.js';
-import { silentLogger } from '../../../src/core/host.js';
+import { unifiedDiff } from '../../../src/core/changes/changeDiff';
+import { ChangeJournal } from '../../../src/core/changes/changeJournal';
+import { isHearthError } from '../../../src/core/errors';
+import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess';
+import { applyUndo, newestTurn, planUndo, UndoConflictError } from '../../../src/core/changes/undoChanges';
+import { silentLogger } from '../../../src/core/host';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,8 +1,8 @@
 // A writer killed (SIGKILL) in the middle of a journaled change: before the note write
 // (`before-write`) or after it, before the entry is marked done (`after-write`).
-import { ChangeJournal } from '../../../src/core/changes/changeJournal.js';
-import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess.js';
-import { silentLogger } from '../../../src/core/host.js';
+import { ChangeJournal } from '../../../src/core/changes/changeJournal';
+import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess';
+import { silentLogger } from '../../../src/core/host';
 
 const [kiln, path, content, when] = process.argv.slice(2);
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseNote } from '../../../src/core/kiln/note.js';
-import { chunkNote } from '../../../src/core/index/chunker.js';
+import { parseNote } from '../../../src/core/kiln/note';
+import { chunkNote } from '../../../src/core/index/chunker';
 
 test('frontmatter, title, tags (not in code), wikilinks and markdown links, headings', () => {
   const text = [

@@ -1,5 +1,5 @@
-import type { Logger } from '../../host.js';
-import { type Embedder, EmbeddingError } from './embedder.js';
+import type { Logger } from '../../host';
+import { type Embedder, EmbeddingError } from './embedder';
 
 export interface BatchingOptions {
   batchSize: number;

@@ -1,14 +1,14 @@
 import { availableParallelism, homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { EmbeddingConfig } from '../../config/schema.js';
-import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes.js';
-import { runnerHostFromEnv } from '../../config/envOverrides.js';
-import { resolveSecret } from '../../config/resolveSecret.js';
-import type { Progress, SecretStore } from '../../host.js';
-import { Redactor } from '../../logging/redactor.js';
-import type { BatchingOptions } from './batching.js';
-import { type Embedder, EmbeddingError } from './embedder.js';
-import { isLocalModelPath } from './transformersEmbedder.js';
+import type { EmbeddingConfig } from '../../config/schema';
+import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes';
+import { runnerHostFromEnv } from '../../config/envOverrides';
+import { resolveSecret } from '../../config/resolveSecret';
+import type { Progress, SecretStore } from '../../host';
+import { Redactor } from '../../logging/redactor';
+import type { BatchingOptions } from './batching';
+import { type Embedder, EmbeddingError } from './embedder';
+import { isLocalModelPath } from './transformersEmbedder';
 
 export interface EmbedderDeps {
   env: NodeJS.ProcessEnv;
@@ -66,23 +66,23 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
         const device = type === 'local_gpu_a' ? (process.platform === 'win32' ? 'dml' : 'cuda') : 'cpu';
         const options = { providerType: type, model: finalModel, cacheDir: deps.modelCacheDir, device } as const;
         if (deps.inProcess) {
-          const { TransformersEmbedder } = await import('./transformersEmbedder.js');
+          const { TransformersEmbedder } = await import('./transformersEmbedder');
           return new TransformersEmbedder({ ...options, onProgress: (message) => deps.progress?.report({ message }) });
         }
-        const { WorkerEmbedder } = await import('./workerEmbedder.js');
+        const { WorkerEmbedder } = await import('./workerEmbedder');
         if (workers === 1) return new WorkerEmbedder(options, deps.progress);
         // Each worker's session gets its share of the cores, so N workers do not fight over them.
         const threads = Math.max(1, Math.floor(availableParallelism() / workers));
-        const { EmbedderPool } = await import('./embedderPool.js');
+        const { EmbedderPool } = await import('./embedderPool');
         // Only the first worker reports the model loading (they all load the same files).
         return new EmbedderPool(type, finalModel, workers, (i) => new WorkerEmbedder({ ...options, threads }, i === 0 ? deps.progress : undefined));
       }
       case 'local_gpu_b': {
-        const { LlamaCppEmbedder } = await import('./llamaCppEmbedder.js');
+        const { LlamaCppEmbedder } = await import('./llamaCppEmbedder');
         return new LlamaCppEmbedder(finalModel);
       }
       case 'local_runner': {
-        const { OllamaEmbedder } = await import('./ollamaEmbedder.js');
+        const { OllamaEmbedder } = await import('./ollamaEmbedder');
         const host = config.api_url ?? runnerHostFromEnv(deps.env) ?? defaults.apiUrl!;
         return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`, deps.redactor);
       }
@@ -96,7 +96,7 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
         if (!key && type === 'cloud_a' && !config.api_url) {
           throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
         }
-        const { OpenAiEmbedder } = await import('./openaiEmbedder.js');
+        const { OpenAiEmbedder } = await import('./openaiEmbedder');
         return new OpenAiEmbedder(type, finalModel, config.api_url ?? defaults.apiUrl!, key, redactor);
       }
     }

@@ -4,9 +4,9 @@
  * workerEmbedder.ts (init once, then embed requests matched to replies by id).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { EmbeddingError } from './embedder.js';
-import { TransformersEmbedder, type TransformersOptions } from './transformersEmbedder.js';
-import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
+import { EmbeddingError } from './embedder';
+import { TransformersEmbedder, type TransformersOptions } from './transformersEmbedder';
+import type { WorkerReply, WorkerRequest } from './workerProtocol';
 
 const port = parentPort!;
 const options = workerData as Omit<TransformersOptions, 'onProgress'>;

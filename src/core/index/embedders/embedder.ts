@@ -1,4 +1,4 @@
-import { HearthError } from '../../errors.js';
+import { HearthError } from '../../errors';
 
 /** Turns texts into vectors; one implementation per `[embedding].provider` type. */
 export interface Embedder {

@@ -1,4 +1,4 @@
-import type { Embedder } from './embedder.js';
+import type { Embedder } from './embedder';
 
 /**
  * Up to `size` embedders of one kind behind one face: each call goes to an idle member, a new

@@ -1,4 +1,4 @@
-import { type Embedder, EmbeddingError, normalize } from './embedder.js';
+import { type Embedder, EmbeddingError, normalize } from './embedder';
 
 /** local_gpu_b: a GGUF embedding model through node-llama-cpp (optional; imported only when configured). */
 export class LlamaCppEmbedder implements Embedder {

@@ -1,5 +1,5 @@
-import { scrubForeign, type Redactor } from '../../logging/redactor.js';
-import { type Embedder, EmbeddingError, normalize } from './embedder.js';
+import { scrubForeign, type Redactor } from '../../logging/redactor';
+import { type Embedder, EmbeddingError, normalize } from './embedder';
 
 /**
  * local_runner: Ollama's batch endpoint `/api/embed`; runners (or mocks such as aimock) without it

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
-import type { Redactor } from '../../logging/redactor.js';
-import { type Embedder, EmbeddingError, normalize } from './embedder.js';
+import type { Redactor } from '../../logging/redactor';
+import { type Embedder, EmbeddingError, normalize } from './embedder';
 
 /** cloud_a (OpenAI) and cloud_b (any OpenAI-compatible /embeddings endpoint). */
 export class OpenAiEmbedder implements Embedder {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { type Embedder, EmbeddingError } from './embedder.js';
+import { type Embedder, EmbeddingError } from './embedder';
 
 export type TransformersDevice = 'cpu' | 'cuda' | 'dml';
 

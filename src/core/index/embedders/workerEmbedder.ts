@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Progress } from '../../host.js';
-import { type Embedder, EmbeddingError } from './embedder.js';
-import type { TransformersOptions } from './transformersEmbedder.js';
-import type { WorkerReply, WorkerRequest } from './workerProtocol.js';
+import type { Progress } from '../../host';
+import { type Embedder, EmbeddingError } from './embedder';
+import type { TransformersOptions } from './transformersEmbedder';
+import type { WorkerReply, WorkerRequest } from './workerProtocol';
 
 /**
  * The main-thread face of the transformers.js embedder: the model lives in a worker_thread

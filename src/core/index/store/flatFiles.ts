@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { StoreCorruptError, type StoreHeader } from './vectorStore.js';
+import { StoreCorruptError, type StoreHeader } from './vectorStore';
 
 /**
  * On-disk layout of the flat store. Three append-only files per generation (int8 slots, float32

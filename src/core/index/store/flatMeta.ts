@@ -1,4 +1,4 @@
-import type { ChunkRecord } from './vectorStore.js';
+import type { ChunkRecord } from './vectorStore';
 
 /** One entry of the flat store's chunk log: a note put (all its chunks) or removed. */
 export type NoteLine =

@@ -1,4 +1,4 @@
-import { dot, TopK } from './quantize.js';
+import { dot, TopK } from './quantize';
 
 /** What one search over the flat store's slots needs; typed arrays are indexed by slot. */
 export interface SlotScan {

@@ -2,14 +2,14 @@ import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel.js';
-import { withLock, tryAcquireLock } from '../../fs/crossProcessLock.js';
-import { appendSynced, fileNames, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles.js';
-import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta.js';
-import { exactTopK } from './flatSearch.js';
-import { normalized, quantizeInto } from './quantize.js';
-import { SlotTable } from './slotTable.js';
-import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel';
+import { withLock, tryAcquireLock } from '../../fs/crossProcessLock';
+import { appendSynced, fileNames, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
+import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta';
+import { exactTopK } from './flatSearch';
+import { normalized, quantizeInto } from './quantize';
+import { SlotTable } from './slotTable';
+import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 export interface FlatStoreOptions {
   /** Compact when dead slots exceed this share of all slots (and at least `compactMinDead`). */

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { isHearthError } from '../../errors.js';
-import type { StoreHeader, StoreKind, VectorStore } from './vectorStore.js';
+import { isHearthError } from '../../errors';
+import type { StoreHeader, StoreKind, VectorStore } from './vectorStore';
 
 /** Where a kiln keeps the index of each kind. */
 export function storeDir(kilnRoot: string, kind: StoreKind): string {
@@ -12,8 +12,8 @@ export function storeDir(kilnRoot: string, kind: StoreKind): string {
 export async function openVectorStore(kind: StoreKind, dir: string, header: StoreHeader): Promise<VectorStore> {
   const store =
     kind === 'vectra'
-      ? new (await import('./vectraStore.js')).VectraStore(dir, header)
-      : new (await import('./flatStore.js')).FlatStore(dir, header);
+      ? new (await import('./vectraStore')).VectraStore(dir, header)
+      : new (await import('./flatStore')).FlatStore(dir, header);
   await store.open();
   return store;
 }

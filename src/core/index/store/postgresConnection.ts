@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { HearthError } from '../../errors.js';
+import { HearthError } from '../../errors';
 
 /** The database cannot be reached (down, refused, unknown host, dropped): says where, never the password. */
 export class DatabaseUnreachableError extends HearthError {

@@ -1,10 +1,10 @@
-import type { ProcessingConfig } from '../../config/schema.js';
-import { resolveSecret } from '../../config/resolveSecret.js';
-import { HearthError } from '../../errors.js';
-import type { Logger, SecretStore } from '../../host.js';
-import type { Redactor } from '../../logging/redactor.js';
-import { resolveKilnId } from '../kilnId.js';
-import type { PostgresStoreOptions } from './postgresStore.js';
+import type { ProcessingConfig } from '../../config/schema';
+import { resolveSecret } from '../../config/resolveSecret';
+import { HearthError } from '../../errors';
+import type { Logger, SecretStore } from '../../host';
+import type { Redactor } from '../../logging/redactor';
+import { resolveKilnId } from '../kilnId';
+import type { PostgresStoreOptions } from './postgresStore';
 
 /** `store = "postgres"` without a usable `database_url` (unset, an unset variable, not a postgres URL). */
 export class DatabaseConfigError extends HearthError {

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { HearthError } from '../../errors.js';
+import { HearthError } from '../../errors';
 
 /** The schema version this Hearth writes; a database at a higher one was migrated by a newer Hearth. */
 export const SCHEMA_VERSION = 1;

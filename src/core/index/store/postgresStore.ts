@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { fromSql, toSql } from 'pgvector';
-import { chunkTextHash } from '../chunkText.js';
-import { normalized } from './quantize.js';
-import { createPool, databaseError, describeDatabase } from './postgresConnection.js';
-import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema.js';
-import { StoreUsageError, type ChunkRecord, type NoteMeta, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+import { chunkTextHash } from '../chunkText';
+import { normalized } from './quantize';
+import { createPool, databaseError, describeDatabase } from './postgresConnection';
+import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
+import { StoreUsageError, type ChunkRecord, type NoteMeta, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 export interface PostgresStoreOptions {
   /** Resolved connection URL (secret: never shown; `where` names the database in messages). */

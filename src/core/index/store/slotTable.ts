@@ -1,4 +1,4 @@
-import type { ChunkRecord } from './vectorStore.js';
+import type { ChunkRecord } from './vectorStore';
 
 /**
  * What the flat store knows of each slot, in parallel arrays indexed by slot, so the hot search

@@ -1,4 +1,4 @@
-import { HearthError } from '../../errors.js';
+import { HearthError } from '../../errors';
 
 /** One chunk of a note as the index keeps it; the vector lives beside it, in the store's own format. */
 export interface ChunkRecord {

@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { LocalIndex } from 'vectra';
-import { normalized } from './quantize.js';
-import { StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore.js';
+import { normalized } from './quantize';
+import { StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 const HEADER = 'hearth-header.json';
 const INDEX = 'index.json';
