@@ -22,6 +22,7 @@ import { registerGatewayCommands } from './gateway/gatewayCommands';
 import { GatewayController } from './gateway/gatewayController';
 import { HearthStatusBar } from './status/statusBar';
 import { LlmRuntime } from '../core/llm/llmRuntime';
+import type { ProviderFactories } from '../core/llm/createProvider';
 import { CopilotProvider } from './models/copilotProvider';
 import { ModelStatus } from './models/modelStatus';
 import { ModelSwitcher } from './models/modelSwitcher';
@@ -121,7 +122,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     startFeature(log, 'chat models', () => {
       // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
       // models, and githubcopilot served through VS Code's language model API.
-      const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, { githubcopilot: (settings) => new CopilotProvider(settings) });
+      const editorProviders: ProviderFactories = { githubcopilot: (settings) => new CopilotProvider(settings) };
+      const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, editorProviders);
       llmRuntime = llm;
       const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);

@@ -136,7 +136,10 @@ export class ChatApp {
 
   private render(state: ChatState): void {
     if (this.state?.conversation.id !== state.conversation.id) this.notices = [];
-    const conversationChanged = this.state?.conversation.id !== state.conversation.id || this.state.conversation.turns.length !== state.conversation.turns.length || this.state.settings.enableMarkdown !== state.settings.enableMarkdown;
+    const conversationChanged =
+      this.state?.conversation.id !== state.conversation.id ||
+      this.state.conversation.turns.length !== state.conversation.turns.length ||
+      this.state.settings.enableMarkdown !== state.settings.enableMarkdown;
     this.state = state;
     this.agentButton.textContent = state.activeAgent ?? 'Choose agent…';
     this.agentButton.title = `Agent: ${state.activeAgent ?? 'none yet'} — choose the agent (:agent)`;

@@ -53,12 +53,18 @@ export function attachmentBudget(contextTokens: number | undefined): number {
  * The attachments' text as the agent gets it: what was given when attached, else the note read now;
  * the budget is shared equally, each part cut at a line with a note saying where.
  */
-export function readAttachments(attachments: readonly PendingAttachment[], read: (ref: AttachmentRef, budget: number) => Promise<string>, budget = DEFAULT_ATTACHMENT_BUDGET): Promise<PromptAttachment[]> {
+export function readAttachments(
+  attachments: readonly PendingAttachment[],
+  read: (ref: AttachmentRef, budget: number) => Promise<string>,
+  budget = DEFAULT_ATTACHMENT_BUDGET,
+): Promise<PromptAttachment[]> {
   const share = Math.floor(budget / Math.max(1, attachments.length));
   // Text given when attached (a selection) is cut here; a note read now is cut by the reader.
   // A note deleted or moved since it was attached does not fail the message: the agent is told.
   const readOrSay = (ref: AttachmentRef) => read(ref, share).catch((error: unknown) => `(${ref.path} could not be read: ${error instanceof Error ? error.message : String(error)})`);
-  return Promise.all(attachments.map(async (a) => ({ ...a.ref, text: a.text !== undefined ? cutToBudget(a.text, a.ref.path, share, a.ref.startLine ?? 1) : await readOrSay(a.ref) })));
+  return Promise.all(
+    attachments.map(async (a) => ({ ...a.ref, text: a.text !== undefined ? cutToBudget(a.text, a.ref.path, share, a.ref.startLine ?? 1) : await readOrSay(a.ref) })),
+  );
 }
 
 /**

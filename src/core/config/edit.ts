@@ -73,7 +73,9 @@ export function editTomlText(text: string, keyPath: string[], value: ConfigScala
   }
 
   // The table exists only through dotted keys under some [header] (or the root): add a dotted key there.
-  const dotted = locator.keyValues.find((kv) => !kv.nested && isPrefix(tablePath, kv.path) && kv.path.length > tablePath.length && isPrefix(kv.table, tablePath) && kv.table.length < tablePath.length);
+  const dotted = locator.keyValues.find(
+    (kv) => !kv.nested && isPrefix(tablePath, kv.path) && kv.path.length > tablePath.length && isPrefix(kv.table, tablePath) && kv.table.length < tablePath.length,
+  );
   if (dotted) {
     const relative = formatKeyPath([...tablePath.slice(dotted.table.length), keyPath.at(-1)!] as string[]);
     const host = locator.headers.find((h) => formatKeyPath(h.path) === formatKeyPath(dotted.table));

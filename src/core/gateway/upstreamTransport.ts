@@ -43,7 +43,9 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
         if (resolved !== undefined) env[key] = resolved;
         else ctx.onUnresolved?.(key, value);
       }
-      return new ProcessTransport({ command: config.command, args: config.args, env, cwd: ctx.cwd, graceMs: ctx.stopGraceMs, onStderrLine: ctx.onStderrLine, maxMessageBytes: ctx.maxMessageBytes });
+      return new ProcessTransport({
+        command: config.command, args: config.args, env, cwd: ctx.cwd, graceMs: ctx.stopGraceMs, onStderrLine: ctx.onStderrLine, maxMessageBytes: ctx.maxMessageBytes,
+      });
     }
     case 'sse':
     case 'http': {

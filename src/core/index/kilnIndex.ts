@@ -123,7 +123,10 @@ export class KilnIndex {
       if (!isFolder) throw new KilnMissingError(this.options.kilnRoot);
       const run = async () =>
         runIndex(
-          { kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(), batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors },
+          {
+            kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(),
+            batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors,
+          },
           options,
         );
       let report: IndexReport;
@@ -191,7 +194,8 @@ export class KilnIndex {
     if (!query.trim()) return [];
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
-      const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), request.signal);
+      const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
+      const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
     if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
@@ -200,7 +204,8 @@ export class KilnIndex {
       const lexicon = await this.bm25(store);
       const notes = request.chunks ? limit * 2 : limit;
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
-      return toResults(rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf }), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+      const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
+      return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
     const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
@@ -211,7 +216,8 @@ export class KilnIndex {
     } else {
       const lexicon = await this.bm25(store);
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
-      ranked = rankHybrid(lexicon, lexicon.query(query), await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50)), notes, { lexicalWeight: request.lexicalWeight, chunksOf });
+      const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
+      ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
   }

@@ -195,7 +195,9 @@ export function groupLines(lines: SearchResult[], limit: number): SearchResult[]
   for (const line of lines) {
     const note = notes.get(line.path);
     if (note) {
-      if (note.sections!.length < MAX_SECTIONS) note.sections!.push({ heading: line.heading, startLine: line.startLine, endLine: line.endLine, snippet: line.snippet, score: line.score });
+      if (note.sections!.length < MAX_SECTIONS) {
+        note.sections!.push({ heading: line.heading, startLine: line.startLine, endLine: line.endLine, snippet: line.snippet, score: line.score });
+      }
     } else if (notes.size < limit) {
       notes.set(line.path, { ...line, sections: [] });
     }

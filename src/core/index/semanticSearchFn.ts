@@ -16,6 +16,8 @@ export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSe
     if (options.chunks) {
       return results.map((r): SemanticHit => ({ path: r.path, score: r.score, text: r.snippet, heading: r.heading || undefined, startLine: r.startLine, endLine: r.endLine }));
     }
-    return results.map((r): SemanticNoteHit => ({ path: r.path, title: r.title, heading: r.heading, startLine: r.startLine, endLine: r.endLine, score: r.score, snippet: r.snippet, sections: r.sections ?? [] }));
+    return results.map((r): SemanticNoteHit => ({
+      path: r.path, title: r.title, heading: r.heading, startLine: r.startLine, endLine: r.endLine, score: r.score, snippet: r.snippet, sections: r.sections ?? [],
+    }));
   };
 }

@@ -8,7 +8,9 @@ import { walkNotes, type WalkScope } from './walkNotes';
  * `property_search` tool: notes whose frontmatter has every wanted property, in path order, at most
  * `limit`. `tags` holds the note's tags (frontmatter and inline `#tags`), as parseNote reads them.
  */
-export async function propertySearch(kiln: ConfinedRoot | string, scope: WalkScope, wanted: readonly (readonly [string, unknown])[], limit: number, signal?: AbortSignal): Promise<ParsedNote[]> {
+export async function propertySearch(
+  kiln: ConfinedRoot | string, scope: WalkScope, wanted: readonly (readonly [string, unknown])[], limit: number, signal?: AbortSignal,
+): Promise<ParsedNote[]> {
   const found: ParsedNote[] = [];
   await walkNotes(kiln, scope, () => found.length >= limit, (note) => {
     const fields = noteProperties(note);

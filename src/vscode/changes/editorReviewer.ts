@@ -71,7 +71,9 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
 
   /** Pending changes (for tests and the chat's card): path, kind, who, turn. */
   pendingChanges(): { id: string; path: string; kind: string; turn: string; who: string }[] {
-    return [...this.pending.values()].map((entry) => ({ id: entry.id, path: entry.proposal.path, kind: entry.proposal.kind, turn: entry.proposal.actor.turn, who: this.who(entry.proposal) }));
+    return [...this.pending.values()].map((entry) => ({
+      id: entry.id, path: entry.proposal.path, kind: entry.proposal.kind, turn: entry.proposal.actor.turn, who: this.who(entry.proposal),
+    }));
   }
 
   private who(proposal: ChangeProposal): string {
@@ -122,7 +124,8 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
   /** The title-bar buttons pass the diff's right-hand resource; the palette falls back to the active editor. */
   private decideActive(uri: vscode.Uri | undefined, outcome: ReviewOutcome): void {
     const target = uri?.scheme === CHANGE_SCHEME ? uri : vscode.window.activeTextEditor?.document.uri;
-    const shown = target?.scheme === CHANGE_SCHEME ? [...this.pending.values()].find((entry) => entry.after.toString() === target.toString() || entry.before.toString() === target.toString()) : undefined;
+    const shows = (entry: { after: vscode.Uri; before: vscode.Uri }) => entry.after.toString() === target!.toString() || entry.before.toString() === target!.toString();
+    const shown = target?.scheme === CHANGE_SCHEME ? [...this.pending.values()].find(shows) : undefined;
     const entry = shown ?? (this.pending.size === 1 ? [...this.pending.values()][0] : undefined);
     if (!entry) {
       void vscode.window.showInformationMessage('No agent change is waiting for review here.');

@@ -90,7 +90,10 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         models,
         notes,
         confirm: (message, detail) => host.confirm(message, detail),
-        settings: () => ({ enableMarkdown: configService.current.config.chat.enable_markdown, lazyAgentSelection: configService.current.config.acp.lazy_agent_selection, autoContext: configService.current.config.chat.auto_context }),
+        settings: () => {
+          const { chat, acp } = configService.current.config;
+          return { enableMarkdown: chat.enable_markdown, lazyAgentSelection: acp.lazy_agent_selection, autoContext: chat.auto_context };
+        },
         autoContext: (text, signal) => gatherAutoContext(text, deps.index(), { signal }),
         cwd: () => configService.workspaceRoot ?? homedir(),
         log: host.log,

@@ -114,7 +114,8 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
       edits: (cwd) => {
         const current = this.deps.config().config;
         const kilnRoot = current.kiln_path ?? cwd;
-        return { reviewer: this.deps.reviewer, reviewEdits: current.chat.review_edits, journal: openChangeJournal(kilnRoot, current.changes, this.deps.host.log).journal, kilnRoot };
+        const journal = openChangeJournal(kilnRoot, current.changes, this.deps.host.log).journal;
+        return { reviewer: this.deps.reviewer, reviewEdits: current.chat.review_edits, journal, kilnRoot };
       },
     });
     this.externals.push(agents);

@@ -14,7 +14,13 @@ export class LlamaCppEmbedder implements Embedder {
   }
 
   private async load() {
-    let mod: { getLlama(options?: { gpu?: string }): Promise<{ loadModel(o: { modelPath: string; gpuLayers?: string | number }): Promise<{ createEmbeddingContext(): Promise<{ getEmbeddingFor(text: string): Promise<{ vector: readonly number[] }> }> }> }> };
+    let mod: {
+      getLlama(options?: { gpu?: string }): Promise<{
+        loadModel(o: { modelPath: string; gpuLayers?: string | number }): Promise<{
+          createEmbeddingContext(): Promise<{ getEmbeddingFor(text: string): Promise<{ vector: readonly number[] }> }>;
+        }>;
+      }>;
+    };
     try {
       const name = 'node-llama-cpp';
       mod = await import(name);

@@ -81,7 +81,9 @@ export class VectraStore implements VectorStore {
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
     const items = chunks.map((chunk, i) => {
       if (vectors[i].length !== this.header.dim) throw new StoreUsageError(`A vector has ${vectors[i].length} dims; the index has ${this.header.dim}.`);
-      const metadata: Meta = { notePath, title: chunk.title, heading: JSON.stringify(chunk.headingPath), start: chunk.startLine, end: chunk.endLine, text: chunk.text, hash, chunkId: chunk.id };
+      const metadata: Meta = {
+        notePath, title: chunk.title, heading: JSON.stringify(chunk.headingPath), start: chunk.startLine, end: chunk.endLine, text: chunk.text, hash, chunkId: chunk.id,
+      };
       // Item ids are ours (unique per write), so replacing a note never collides with its old ids.
       return { id: `${Date.now().toString(36)}-${(this.seq++).toString(36)}`, vector: Array.from(normalized(vectors[i])), metadata };
     });
@@ -173,5 +175,7 @@ async function atomicWrite(file: string, text: string): Promise<void> {
 }
 
 function toChunk(m: Meta): ChunkRecord {
-  return { id: m.chunkId, notePath: m.notePath, title: m.title, headingPath: JSON.parse(m.heading) as string[], startLine: m.start, endLine: m.end, text: m.text, contentHash: m.hash };
+  return {
+    id: m.chunkId, notePath: m.notePath, title: m.title, headingPath: JSON.parse(m.heading) as string[], startLine: m.start, endLine: m.end, text: m.text, contentHash: m.hash,
+  };
 }

@@ -80,7 +80,8 @@ const MAX_SECTIONS = 8;
 /** Matching lines (path order) as one result per note: the first line as the hit, the others as sections. */
 function groupLineMatches(lines: LineMatch[], limit: number) {
   const section = (hit: LineMatch) => ({ heading: hit.headingPath.join(' > '), startLine: hit.line, endLine: hit.line, snippet: hit.text.trim().slice(0, 300), score: 1 });
-  const notes = new Map<string, { path: string; title: string; heading: string; startLine: number; endLine: number; score: number; snippet: string; sections: ReturnType<typeof section>[] }>();
+  type NoteHit = { path: string; title: string; heading: string; startLine: number; endLine: number; score: number; snippet: string; sections: ReturnType<typeof section>[] };
+  const notes = new Map<string, NoteHit>();
   for (const hit of lines) {
     const note = notes.get(hit.path);
     if (note) {

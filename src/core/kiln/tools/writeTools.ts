@@ -41,7 +41,9 @@ function actorOf(origin: ChangeOrigin | undefined): string | undefined {
 }
 
 /** Runs `apply` (the note write) reviewed or confirmed as `[chat].review_edits` says, and journaled. */
-async function journaled(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, change: FileChange, apply: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+async function journaled(
+  ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, change: FileChange, apply: () => Promise<void>, signal?: AbortSignal,
+): Promise<void> {
   const actor = { turn: origin?.turn ?? `call-${randomUUID()}`, agent: origin?.agent, client: origin?.client, tool };
   const policy = {
     journal: ctx.journal,
