@@ -111,7 +111,10 @@ export class PostgresStore implements VectorStore {
     if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
     for (const v of vectors) if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
-    const records = chunks.map((chunk) => ({ ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk), text: noNul(chunk.text), title: noNul(chunk.title), headingPath: chunk.headingPath.map(noNul) }));
+    const records = chunks.map((chunk) => ({
+      ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk),
+      text: noNul(chunk.text), title: noNul(chunk.title), headingPath: chunk.headingPath.map(noNul),
+    }));
     const title = records[0]?.title ?? notePath;
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['hearth-note', this.options.kilnId, notePath])]);
