@@ -42,6 +42,11 @@ export interface AutoContext {
 }
 
 export const AUTO_CONTEXT_SECTIONS = 4;
+/**
+ * Hits below this relevance are left out: on a 3-note kiln, notes sharing no word with the message
+ * score 0.01–0.02 in hybrid search and a matching one 0.3 or more, so noise never becomes "context".
+ */
+export const AUTO_CONTEXT_MIN_SCORE = 0.05;
 export const AUTO_CONTEXT_CHARS = 6_000;
 /** Below this many characters left, no further section is added (a fragment helps nobody). */
 const MIN_SECTION_CHARS = 200;
@@ -60,7 +65,7 @@ export async function gatherAutoContext(query: string, index: AutoContextIndex |
   }
   const attachments: PromptAttachment[] = [];
   let left = maxChars;
-  for (const hit of results.slice(0, maxSections)) {
+  for (const hit of results.filter((r) => r.score >= AUTO_CONTEXT_MIN_SCORE).slice(0, maxSections)) {
     if (left < MIN_SECTION_CHARS) break;
     const section = await readSection(index.kilnRoot, hit, Math.floor(left / Math.max(1, Math.min(maxSections, results.length) - attachments.length)) || left);
     if (!section) continue;

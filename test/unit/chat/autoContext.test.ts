@@ -43,6 +43,20 @@ test('a cold index searches lexically without loading the model; sections carry 
   }
 });
 
+test('hits below the relevance floor are not context: a message sharing nothing with the notes adds none', async () => {
+  const index = tinyIndex(kiln);
+  try {
+    await index.search('warm up', { mode: 'semantic' }); // the model loaded: hybrid, where every note gets some vector score
+    const context = await gatherAutoContext('first message', index);
+    assert.equal(context.lexicalOnly, false);
+    assert.deepEqual(context.attachments, []);
+    const relevant = await gatherAutoContext('how often to turn the compost heap', index);
+    assert.equal(relevant.attachments[0]?.path, 'techniques/Composting.md');
+  } finally {
+    await index.dispose();
+  }
+});
+
 test('a section over the budget is cut and the cut says where', async () => {
   const index = tinyIndex(kiln);
   try {
