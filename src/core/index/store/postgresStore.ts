@@ -36,6 +36,8 @@ export class PostgresStore implements VectorStore {
   private modelId = 0;
   private notes = new Map<string, { hash: string; chunks: ChunkRecord[] }>();
   private live = 0;
+  /** text hash → this kiln's chunks with it, for mapping search rows; dropped on every change. */
+  private byHash?: Map<string, ChunkRecord[]>;
 
   constructor(
     private readonly options: PostgresStoreOptions,
@@ -104,6 +106,7 @@ export class PostgresStore implements VectorStore {
       for (const row of chunks.rows) next.get(row.path)?.chunks.push(toRecord(row));
       this.notes = next;
       this.live = chunks.rows.length;
+      this.byHash = undefined;
     });
   }
 
@@ -155,6 +158,7 @@ export class PostgresStore implements VectorStore {
     const previous = this.notes.get(notePath);
     this.live += records.length - (previous?.chunks.length ?? 0);
     this.notes.set(notePath, { hash, chunks: records.map((r, i) => ({ ...r, id: `${notePath}#${i}` })) });
+    this.byHash = undefined;
   }
 
   async removeNote(notePath: string): Promise<void> {
@@ -163,6 +167,7 @@ export class PostgresStore implements VectorStore {
     if (!previous) return;
     this.live -= previous.chunks.length;
     this.notes.delete(notePath);
+    this.byHash = undefined;
   }
 
   noteHashes(): Map<string, string> {
@@ -228,6 +233,7 @@ export class PostgresStore implements VectorStore {
     await this.withClient((client) => client.query('DELETE FROM hearth_notes WHERE kiln = $1', [this.options.kilnId]));
     this.notes.clear();
     this.live = 0;
+    this.byHash = undefined;
   }
 
   async close(): Promise<void> {
@@ -235,6 +241,7 @@ export class PostgresStore implements VectorStore {
   }
 
   private chunksByTextHash(): Map<string, ChunkRecord[]> {
+    if (this.byHash) return this.byHash;
     const map = new Map<string, ChunkRecord[]>();
     for (const chunk of this.chunks()) {
       const key = chunk.textHash ?? '';
@@ -242,6 +249,7 @@ export class PostgresStore implements VectorStore {
       if (list) list.push(chunk);
       else map.set(key, [chunk]);
     }
+    this.byHash = map;
     return map;
   }
 
