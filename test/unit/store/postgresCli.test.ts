@@ -110,3 +110,27 @@ test('kill -9 mid-index: every note in the database is whole, and the next run c
     removeKiln(kiln);
   }
 });
+
+test('hearth index --copy-to flat copies the database vectors into the flat store, embedding nothing; bad kinds are usage errors', async () => {
+  const kiln = kilnFor(notes(12), 'cli/copy', embeddings.url);
+  try {
+    const first = await runHearth(['index', '--json'], { cwd: kiln, env: envFor(kiln) });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(JSON.parse(first.stdout).vectorIndex, 'hnsw_vector');
+    const mark = embeddings.texts();
+    const copy = await runHearth(['index', '--copy-to', 'flat', '--json'], { cwd: kiln, env: envFor(kiln) });
+    assert.equal(copy.code, 0, copy.stderr);
+    const report = JSON.parse(copy.stdout);
+    assert.equal(report.reembedded, 0);
+    assert.equal(report.to, 'flat');
+    assert.equal(report.chunks, JSON.parse(first.stdout).chunks);
+    assert.equal(embeddings.texts() - mark, 0);
+    for (const bad of ['postgres', 'mysql']) {
+      const refused = await runHearth(['index', '--copy-to', bad], { cwd: kiln, env: envFor(kiln) });
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /--copy-to/);
+    }
+  } finally {
+    removeKiln(kiln);
+  }
+});
