@@ -49,9 +49,27 @@ export function databaseError(where: string, error: unknown): Error {
  * dropped, and the next query connects again.
  */
 export function createPool(url: string, onIdleError: (error: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: connectTimeoutMs(url), idleTimeoutMillis: 30_000 });
   pool.on('error', onIdleError);
   return pool;
+}
+
+/**
+ * libpq's `connect_timeout` (seconds) from the URL's query, else 10 s. The pure-JS driver ignores
+ * that parameter (only pg-native reads it), so it becomes the pool's connection timeout here; it
+ * bounds a peer that accepts and never answers, or answers what is not PostgreSQL.
+ */
+export function connectTimeoutMs(url: string): number {
+  let value: string | null;
+  try {
+    value = new URL(url).searchParams.get('connect_timeout');
+  } catch {
+    return 10_000;
+  }
+  const seconds = value === null ? NaN : Number(value);
+  // libpq: 0 or negative waits forever; Hearth keeps a bound (an hour) so nothing hangs for good.
+  if (!Number.isFinite(seconds)) return 10_000;
+  return seconds <= 0 ? 3_600_000 : Math.min(Math.max(seconds, 1), 3_600) * 1000;
 }
 
 function reason(cause: unknown): string {
