@@ -35,6 +35,8 @@ import { registerSetupChecks } from './chat/setupChecks';
 import { openChangeJournal } from '../core/changes/changeJournal';
 import { ChangeSnapshots } from './changes/changeSnapshots';
 import { EditorReviewer } from './changes/editorReviewer';
+import { chatReviews } from './changes/chatReviewBridge';
+import type { ChatReviews } from '../core/chat/chatReviews';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
 
 /**
@@ -87,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Features start one by one; one that fails to start is logged and the rest still run.
     const version = String(context.extension.packageJSON.version ?? '0.1.0');
     let reviewer: EditorReviewer | undefined;
+    let chatReviewCards: ChatReviews | undefined;
     startFeature(log, 'agent edits', () => {
       // Agent edits open as diffs to accept or reject; the journal's newest turn can be undone.
       const kilnRoot = () => configService.current.config.kiln_path ?? configService.workspaceRoot;
@@ -97,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (!root) return undefined;
         return openChangeJournal(root, configService.current.config.changes, log);
       };
+      chatReviewCards = chatReviews(reviewer, () => journal()?.journal);
       context.subscriptions.push(
         snapshots,
         reviewer,
@@ -173,7 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         reviewer,
       });
       shutdownWork.push(() => catalog.shutdown());
-      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor }));
+      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...(chatReviewCards ? { reviews: chatReviewCards } : {}) }));
     });
 
     await configService.start();

@@ -9,6 +9,7 @@ import { renderAgentPicker } from './agentPicker';
 import { Composer } from './composer';
 import { NOTE_LINK_CLASS } from './noteLinks';
 import { renderHistory } from './historyList';
+import { ReviewCards } from './reviewCards';
 import { el, TurnView } from './turnView';
 
 export interface ChatAppOptions {
@@ -32,6 +33,7 @@ export class ChatApp {
   private readonly overlay: HTMLElement;
   private readonly messages: HTMLElement;
   private readonly composer: Composer;
+  private readonly reviews: ReviewCards;
   private historyOpen = false;
   private readonly doc: Document;
 
@@ -68,7 +70,8 @@ export class ChatApp {
       context: () => ({ agents: this.state?.agents ?? [], models: this.models }),
       localNotice: (text) => this.notice('error', text),
     });
-    root.replaceChildren(header, this.overlay, this.messages, this.composer.element);
+    this.reviews = new ReviewCards(doc, post);
+    root.replaceChildren(header, this.overlay, this.messages, this.reviews.element, this.composer.element);
   }
 
   get input(): HTMLTextAreaElement {
@@ -131,6 +134,8 @@ export class ChatApp {
         return this.composer.setActiveNote(message.ref);
       case 'sources':
         return this.turns.get(message.turnId)?.setSources(message.sources);
+      case 'reviews':
+        return this.reviews.render(message.view);
     }
   }
 

@@ -67,6 +67,8 @@ before(async () => {
   on((r) => lastUser(r).includes('KEY-three'), {
     toolCalls: ['spring', 'summer', 'autumn'].map((season) => ({ id: `s-${season}`, name: 'create_note', arguments: JSON.stringify({ path: `seasons/${season}.md`, content: `# ${season}\n` }) })),
   });
+  on((r) => lastUser(r).includes('KEY-card') && toolsThisTurn(r) > 0 && text(r).includes('Updated tomatoes.md'), { content: 'Tomatoes are now a July job.' });
+  on((r) => lastUser(r).includes('KEY-card'), call('k1', 'update_note', { path: 'tomatoes.md', content: '# Tomatoes\n\nPlant them in July.\n' }));
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
   writeFileSync(
     join(ws, '.hearth', 'config.toml'),
@@ -136,6 +138,25 @@ test('a three-file turn opens one multi-file review; Accept All applies the thre
   await runCommand(page, 'Hearth: Accept All Agent Changes');
   await chat().locator('.markdown', { hasText: 'Wrote the three season notes.' }).waitFor({ timeout: 30_000 });
   for (const season of ['spring', 'summer', 'autumn']) assert.equal(readFileSync(join(ws, 'seasons', `${season}.md`), 'utf8'), `# ${season}\n`);
+});
+
+test('the chat shows the pending change as a card: Accept there applies it, then Undo on the card restores the note', { skip, timeout: 180_000 }, async () => {
+  const before = readFileSync(join(ws, 'tomatoes.md'), 'utf8');
+  await send('KEY-card move tomatoes to July');
+  const card = chat().locator('.review-card', { hasText: 'kiln wants to change tomatoes.md' });
+  await card.waitFor({ timeout: 60_000 });
+  await card.locator('.diff-line.added', { hasText: 'Plant them in July.' }).waitFor();
+  await screenshot(page, 'edits-chat-card');
+  await card.locator('button.accept').click();
+  await chat().locator('.markdown', { hasText: 'Tomatoes are now a July job.' }).waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(join(ws, 'tomatoes.md'), 'utf8'), '# Tomatoes\n\nPlant them in July.\n');
+  const undo = chat().locator('.review-undo', { hasText: 'kiln changed tomatoes.md' }).locator('button.undo');
+  await undo.waitFor({ timeout: 30_000 });
+  await undo.click();
+  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
+  await confirm.waitFor({ timeout: 30_000 });
+  await confirm.click();
+  await until('tomatoes.md restored', async () => (readFileSync(join(ws, 'tomatoes.md'), 'utf8') === before ? true : undefined), 30_000);
 });
 
 test('a deleted note comes back with Undo Last Agent Change, even after a reload', { skip, timeout: 240_000 }, async () => {

@@ -4,6 +4,7 @@
  * knows nothing of VS Code: the editor passes storage, model switching, notes and confirmation in,
  * so the whole flow is unit-tested with a fake AgentCatalog.
  */
+import type { ChatReviews } from './chatReviews';
 import type { AgentCatalog, AgentDescriptor, AgentEvent, PromptAttachment } from '../agents/agentSession';
 import { describeError } from '../errors';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
@@ -52,6 +53,8 @@ export interface ChatControllerDeps {
   autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
   cwd(): string;
   log: Logger;
+  /** Agent edits waiting for review and the undoable turn (the editor's reviewer); absent: no review cards. */
+  reviews?: ChatReviews;
   /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
   redactor?: Redactor;
   newId?(): string;
@@ -87,6 +90,16 @@ export class ChatController {
     const lastId = deps.store.lastId();
     this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
     this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
+    deps.reviews?.onDidChange(() => void this.postReviews(this.deps.post));
+  }
+
+  private async postReviews(post: (message: HostMessage) => void): Promise<void> {
+    if (!this.deps.reviews) return;
+    try {
+      post({ type: 'reviews', view: await this.deps.reviews.view() });
+    } catch (error) {
+      this.deps.log.warn(`chat: could not list the pending agent changes: ${describeError(error)}`);
+    }
   }
 
   get activeAgent(): string | undefined {
@@ -128,6 +141,7 @@ export class ChatController {
         await this.refreshAgents();
         this.postState();
         reply(this.activeNoteMessage());
+        await this.postReviews(reply);
         // A surface that opens while a tool waits for an answer shows the question too.
         return this.permissions.repost(reply);
       case 'send':
@@ -170,6 +184,11 @@ export class ChatController {
       case 'removeAttachment':
         this.attachments.remove(message.index);
         return this.postAttachments();
+      case 'review':
+        if (message.decision === 'open') return this.deps.reviews?.open(message.id);
+        return this.deps.reviews?.decide(message.id, message.decision === 'accept');
+      case 'undoLastChange':
+        return this.deps.reviews?.undoLast();
       case 'openNote':
         try {
           return await this.deps.notes.open(message.target, message.line);
@@ -368,6 +387,8 @@ export class ChatController {
     this.conversation.updatedAt = this.now();
     this.running = undefined;
     this.deps.post({ type: 'turnEnd', turnId: turn.id });
+    // The turn's applied edits are now the newest undoable change.
+    void this.postReviews(this.deps.post);
     try {
       await this.deps.store.save(this.conversation);
       await this.deps.store.setLast(this.conversation.id);

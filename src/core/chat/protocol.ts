@@ -11,6 +11,7 @@ import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/a
 import { CHAT_COMMANDS } from './commandNames';
 import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
 import type { NoteCompletion } from './noteCompletions';
+import type { ChatReviewsView } from './chatReviews';
 import type { Source } from './sources';
 
 export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
@@ -67,7 +68,9 @@ export type HostMessage =
   /** The editor's active note (and selection), offered as a one-click chip; absent: none. */
   | { type: 'activeNote'; ref?: AttachmentRef }
   /** The notes a finished turn drew on (also saved on the turn). */
-  | { type: 'sources'; turnId: string; sources: Source[] };
+  | { type: 'sources'; turnId: string; sources: Source[] }
+  /** Agent edits waiting for review and the newest undoable agent turn. */
+  | { type: 'reviews'; view: ChatReviewsView };
 
 
 // Bounds keep a compromised or buggy webview from pushing unbounded data into the host.
@@ -92,6 +95,8 @@ const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('requestModels') }),
   z.object({ type: z.literal('completeNotes'), query: z.string().max(300), heading: z.string().max(300).optional() }),
   /** A clicked note link or source: a kiln-relative path or a wiki-link name; the host confines it to the kiln. */
+  z.object({ type: z.literal('review'), id, decision: z.enum(['accept', 'reject', 'open']) }),
+  z.object({ type: z.literal('undoLastChange') }),
   z.object({ type: z.literal('openNote'), target: z.string().min(1).max(1_000), line: z.number().int().min(1).max(10_000_000).optional() }),
 ]);
 

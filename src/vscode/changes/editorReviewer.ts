@@ -25,6 +25,9 @@ interface Pending {
 
 export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
+  private readonly _onDidChangePending = new vscode.EventEmitter<void>();
+  /** Fires when a change starts or stops waiting (the chat's review cards follow it). */
+  readonly onDidChangePending = this._onDidChangePending.event;
   /** Per turn: the changes that arrive together (one step's writes) are shown together, once. */
   private readonly showTimers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -35,6 +38,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
     private readonly log: Logger,
   ) {
     this.disposables.push(
+      this._onDidChangePending,
       vscode.commands.registerCommand(ACCEPT_CHANGE_COMMAND, (uri?: vscode.Uri) => this.decideActive(uri, { accepted: true })),
       vscode.commands.registerCommand(REJECT_CHANGE_COMMAND, async (uri?: vscode.Uri) => {
         const reason = await vscode.window.showInputBox({ title: 'Reject the change', prompt: 'Why? (optional — the agent is told, so it can adapt)', ignoreFocusOut: true });
@@ -56,6 +60,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
         after: this.snapshots.put(proposal.path, proposal.after),
         resolve: (outcome) => {
           if (!this.pending.delete(id)) return;
+          this._onDidChangePending.fire();
           signal?.removeEventListener('abort', onAbort);
           this.log.info(`[changes] ${outcome.accepted ? 'accepted' : 'rejected'}: ${proposal.kind} ${proposal.path} by ${this.who(proposal)}`);
           void this.closeDiff(entry).finally(() => this.snapshots.drop(entry.before, entry.after));
@@ -65,15 +70,30 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
       const onAbort = () => entry.resolve({ accepted: false, reason: 'the turn was cancelled' });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, entry);
+      this._onDidChangePending.fire();
       this.scheduleShow(proposal.actor.turn);
     });
   }
 
-  /** Pending changes (for tests and the chat's card): path, kind, who, turn. */
-  pendingChanges(): { id: string; path: string; kind: string; turn: string; who: string }[] {
-    return [...this.pending.values()].map((entry) => ({
-      id: entry.id, path: entry.proposal.path, kind: entry.proposal.kind, turn: entry.proposal.actor.turn, who: this.who(entry.proposal),
-    }));
+  /** The changes waiting for a decision, oldest first (the chat's review cards). */
+  pendingProposals(): { id: string; proposal: ChangeProposal; who: string }[] {
+    return [...this.pending.values()].map((entry) => ({ id: entry.id, proposal: entry.proposal, who: this.who(entry.proposal) }));
+  }
+
+  /** Decides one pending change by id (the chat's card buttons); an unknown id is ignored. */
+  decide(id: string, outcome: ReviewOutcome): void {
+    this.pending.get(id)?.resolve(outcome);
+  }
+
+  /** Shows one pending change's diff again (the chat's Open Diff). */
+  async reveal(id: string): Promise<void> {
+    const entry = this.pending.get(id);
+    if (entry) await this.show([entry]);
+  }
+
+  /** Something outside the queue changed what the chat shows (an undo): tell the listeners. */
+  notifyChanged(): void {
+    this._onDidChangePending.fire();
   }
 
   private who(proposal: ChangeProposal): string {

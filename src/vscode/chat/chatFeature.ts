@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { AgentCatalog } from '../../core/agents/agentSession';
 import { ChatController, type ChatModels } from '../../core/chat/chatController';
+import type { ChatReviews } from '../../core/chat/chatReviews';
 import { gatherAutoContext } from '../../core/chat/autoContext';
 import { HistoryStore } from '../../core/chat/historyStore';
 import type { SearchHitView } from '../../core/chat/protocol';
@@ -38,6 +39,8 @@ export interface ChatFeatureDeps {
   /** The kiln index, once built (search hits to attach); undefined before. */
   index: () => KilnIndex | undefined;
   redactor: Redactor;
+  /** Agent edits waiting for review, as cards in the panel (the editor's reviewer). */
+  reviews?: ChatReviews;
 }
 
 /** Hybrid search (meaning + words) over the index, as hits the panel lists to attach. */
@@ -97,6 +100,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         autoContext: (text, signal) => gatherAutoContext(text, deps.index(), { signal }),
         cwd: () => configService.workspaceRoot ?? homedir(),
         log: host.log,
+        ...(deps.reviews ? { reviews: deps.reviews } : {}),
       }),
   });
 
