@@ -177,7 +177,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         reviewer,
       });
       shutdownWork.push(() => catalog.shutdown());
-      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...(chatReviewCards ? { reviews: chatReviewCards } : {}) }));
+      const reviews = chatReviewCards ? { reviews: chatReviewCards } : {};
+      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...reviews }));
     });
 
     await configService.start();
