@@ -72,7 +72,11 @@ before(async () => {
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
   writeFileSync(
     join(ws, '.hearth', 'config.toml'),
-    `[llm]
+    `# Kiln context would follow the user's text once the index is built and change what the scripted model sees.
+[chat]
+auto_context = false
+
+[llm]
 default = "cloud"
 
 [llm.providers.cloud]

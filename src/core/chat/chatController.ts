@@ -76,6 +76,7 @@ export class ChatController {
   private readonly agentListeners = new Set<(agent: string | undefined) => void>();
   private readonly newId: () => string;
   private readonly now: () => number;
+  private reviewsTicket = 0;
   /** "No kiln context" is said once per panel. */
   private contextNoticeShown = false;
 
@@ -95,8 +96,11 @@ export class ChatController {
 
   private async postReviews(post: (message: HostMessage) => void): Promise<void> {
     if (!this.deps.reviews) return;
+    // Views are built asynchronously (the journal is read): only the newest one may be shown.
+    const ticket = ++this.reviewsTicket;
     try {
-      post({ type: 'reviews', view: await this.deps.reviews.view() });
+      const view = await this.deps.reviews.view();
+      if (ticket === this.reviewsTicket) post({ type: 'reviews', view });
     } catch (error) {
       this.deps.log.warn(`chat: could not list the pending agent changes: ${describeError(error)}`);
     }

@@ -16,7 +16,8 @@ export function chatReviews(reviewer: EditorReviewer, journal: () => ChangeJourn
         const diff = unifiedDiff(proposal.path, proposal.before, proposal.after);
         return { id, path: proposal.path, kind: proposal.kind, who, diff: diff.length > MAX_CARD_DIFF ? `${diff.slice(0, MAX_CARD_DIFF)}\n…` : diff };
       });
-      const records = await journal()?.list().catch(() => []);
+      // The journal's lock may be busy with a write: the cards must not wait for the Undo line.
+      const records = await Promise.race([journal()?.list().catch(() => []), new Promise<undefined>((done) => setTimeout(done, 2_000))]);
       let undoable: ChatReviewsView['undoable'];
       try {
         const turn = records && records.length > 0 ? newestTurn(records) : undefined;
