@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { type ChatRequest, lastTyped, requestText, sendChat, toolsThisTurn } from './scriptedModel';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
@@ -25,26 +26,12 @@ let workbench: Workbench | undefined;
 let page: Page;
 let ws: string;
 
-type Req = { messages?: { role: string; content?: unknown }[] };
-const text = (r: Req) => JSON.stringify(r.messages ?? []);
-/** Tool results after the last user message: the agent's second request in a turn. */
-const toolsThisTurn = (r: Req) => {
-  const messages = r.messages ?? [];
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  return messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
-};
-/** What the user typed in the last message (attachments, such as the recap of earlier turns, come before it). */
-const lastUser = (r: Req) => {
-  const content = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content;
-  return (typeof content === 'string' ? content : JSON.stringify(content ?? '')).split('\n\n').pop() ?? '';
-};
+type Req = ChatRequest;
+const text = requestText;
+const lastUser = lastTyped;
 
 const chat = (): FrameLocator => webviewFrame(page);
-const input = () => chat().locator('textarea.input');
-async function send(message: string): Promise<void> {
-  await input().fill(message);
-  await input().press('Enter');
-}
+const send = (message: string) => sendChat(page, message);
 const statusText = async (id: string) => (await statusItem(page, id).innerText()).trim();
 const statusShows = (id: string, want: string) => until(`status bar ${id} "${want}"`, async () => ((await statusText(id)).includes(want) ? true : undefined), 30_000);
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { type ChatRequest, lastTyped, requestText, sendChat, toolsThisTurn } from './scriptedModel';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 
@@ -20,23 +21,12 @@ let workbench: Workbench | undefined;
 let page: Page;
 let ws: string;
 
-type Req = { messages?: { role: string; content?: unknown }[] };
-const text = (r: Req) => JSON.stringify(r.messages ?? []);
-const toolsThisTurn = (r: Req) => {
-  const messages = r.messages ?? [];
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  return messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
-};
-const lastUser = (r: Req) => {
-  const content = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content;
-  return (typeof content === 'string' ? content : JSON.stringify(content ?? '')).split('\n\n').pop() ?? '';
-};
+type Req = ChatRequest;
+const text = requestText;
+const lastUser = lastTyped;
 
 const chat = (): FrameLocator => webviewFrame(page);
-async function send(message: string): Promise<void> {
-  await chat().locator('textarea.input').fill(message);
-  await chat().locator('textarea.input').press('Enter');
-}
+const send = (message: string) => sendChat(page, message);
 /** The diff editor's tab for a review of `path`. */
 const reviewTab = (path: string) => page.locator('.tabs-container .tab', { hasText: `${path} — ` });
 

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { type ChatRequest, lastUserMessage, sendChat, toolsThisTurn } from './scriptedModel';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
@@ -23,23 +24,13 @@ let workbench: Workbench | undefined;
 let page: Page;
 let ws: string;
 
-type Req = { model?: string; messages?: { role: string; content?: unknown }[] };
-const lastUser = (r: Req) => {
-  const content = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user')?.content;
-  return typeof content === 'string' ? content : JSON.stringify(content ?? '');
-};
-const toolsThisTurn = (r: Req) => {
-  const messages = r.messages ?? [];
-  return messages.slice(messages.map((m) => m.role).lastIndexOf('user') + 1).filter((m) => m.role === 'tool').length;
-};
+type Req = ChatRequest;
+const lastUser = lastUserMessage;
 const chatRequests = () => server!.wire.filter((w) => w.path.includes('chat/completions')).map((w) => w.body as Req);
 
 const chat = (): FrameLocator => webviewFrame(page);
 const input = () => chat().locator('textarea.input');
-async function send(message: string): Promise<void> {
-  await input().fill(message);
-  await input().press('Enter');
-}
+const send = (message: string) => sendChat(page, message);
 /** Sends a message and waits for its turn to appear and end (the button reads Send before the turn starts too). */
 async function ask(message: string): Promise<void> {
   const before = await chat().locator('.turn').count();
