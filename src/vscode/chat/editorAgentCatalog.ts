@@ -16,7 +16,7 @@ import { openChangeJournal } from '../../core/changes/changeJournal';
 import type { ChangeReviewer } from '../../core/changes/changeReview';
 import type { LoadedConfig } from '../../core/config/load';
 import { globalConfigDir } from '../../core/config/locations';
-import { kilnToolContext } from '../../core/gateway/gatewaySetup';
+import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
 import type { Host } from '../../core/host';
 import type { SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';

@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { defaultConfig } from '../../../src/core/config/schema';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
-import { kilnToolContext } from '../../../src/core/gateway/gatewaySetup';
+import { kilnToolContext } from '../../../src/core/kiln/tools/kilnToolContext';
 import { testGatewayOptions } from '../gateway/helpers';
 import { ChangeJournal } from '../../../src/core/changes/changeJournal';
 import type { ChangeProposal, ChangeReviewer, ReviewOutcome, ReviewPolicy } from '../../../src/core/changes/changeReview';
