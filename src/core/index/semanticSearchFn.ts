@@ -1,4 +1,4 @@
-import type { SemanticHit, SemanticNoteHit, SemanticSearchFn } from '../kiln/tools/kilnTool';
+import type { SemanticSearchFn } from '../kiln/tools/kilnTool';
 import type { KilnIndex } from './kilnIndex';
 
 /**
@@ -12,12 +12,6 @@ export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSe
     if (!current) return [];
     await beforeSearch?.(current);
     // Hybrid, as the quick pick: agents get the notes a person would (words and meaning).
-    const results = await current.search(query, { mode: 'hybrid', limit, signal, snippetChars: 1200, chunks: options.chunks });
-    if (options.chunks) {
-      return results.map((r): SemanticHit => ({ path: r.path, score: r.score, text: r.snippet, heading: r.heading || undefined, startLine: r.startLine, endLine: r.endLine }));
-    }
-    return results.map((r): SemanticNoteHit => ({
-      path: r.path, title: r.title, heading: r.heading, startLine: r.startLine, endLine: r.endLine, score: r.score, snippet: r.snippet, sections: r.sections ?? [],
-    }));
+    return current.search(query, { mode: 'hybrid', limit, signal, snippetChars: 1200, chunks: options.chunks });
   };
 }

@@ -116,11 +116,17 @@ describe('kiln tools', () => {
       kilnRoot: root,
       host: { log: silentLogger, confirm: async () => true },
       confirmDestructive: false,
-      semanticSearch: async (query, limit, _signal, options) => [{ path: 'welcome.md', score: 0.9, text: `${query}:${limit}:${options?.chunks === true}` }],
+      // The index's own result shape (index/searchResult.ts): the tool formats it, no second hit type.
+      semanticSearch: async (query, limit, _signal, options) => [
+        { path: 'welcome.md', title: 'Welcome', heading: '', startLine: 1, endLine: 3, score: 0.9, snippet: `${query}:${limit}:${options?.chunks === true}` },
+      ],
     }).find((t) => t.name === 'semantic_search')!;
     const hits = JSON.parse(textOf(await withIndex.call({ query: 'warm', limit: 3 })));
-    assert.deepEqual([hits.query, hits.count, hits.results[0].text], ['warm', 1, 'warm:3:false']);
-    assert.equal(JSON.parse(textOf(await withIndex.call({ query: 'warm', chunks: true }))).results[0].text, 'warm:10:true');
+    assert.deepEqual([hits.query, hits.count], ['warm', 1]);
+    assert.deepEqual(hits.results[0], { path: 'welcome.md', title: 'Welcome', heading: '', startLine: 1, endLine: 3, score: 0.9, snippet: 'warm:3:false', sections: [] });
+    // Passages keep the shape semantic_search always had for them: `text`, and a heading only when there is one.
+    const chunks = JSON.parse(textOf(await withIndex.call({ query: 'warm', chunks: true })));
+    assert.deepEqual(chunks.results[0], { path: 'welcome.md', score: 0.9, text: 'warm:10:true', startLine: 1, endLine: 3 });
     // A pasted page is refused with a clear error, not sent to the embedder.
     const huge = await withIndex.call({ query: 'x'.repeat(10_001) });
     assert.equal(huge.isError, true);

@@ -8,33 +8,12 @@ import type { ConfinedRoot } from '../../fs/confinedRoot';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WriteGate } from '../../fs/writeGate';
 import type { Host } from '../../host';
+import type { SearchResult } from '../../index/searchResult';
 import type { ScanRules } from '../kilnScanner';
 import { KilnToolError } from './kilnToolErrors';
 
-/** One matching chunk (`chunks: true`): the shape semantic_search always had. */
-export interface SemanticHit {
-  path: string;
-  score: number;
-  text: string;
-  heading?: string;
-  startLine?: number;
-  endLine?: number;
-}
-
-/** One note: its best section's place and text, and its other matching sections. Scores are relevances in 0–1. */
-export interface SemanticNoteHit {
-  path: string;
-  title: string;
-  heading: string;
-  startLine: number;
-  endLine: number;
-  score: number;
-  snippet: string;
-  sections: { heading: string; startLine: number; endLine: number; snippet: string; score: number }[];
-}
-
 /** The index's search, injected so the kiln tools do not depend on how (or whether) the index is built. */
-export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }) => Promise<(SemanticHit | SemanticNoteHit)[]>;
+export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }) => Promise<SearchResult[]>;
 
 /** What every kiln tool needs; built once per kiln by the host. */
 export interface KilnToolContext {

@@ -4,6 +4,7 @@ import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { propertySearch } from '../propertySearch';
 import { textSearch, type LineMatch } from '../textSearch';
+import type { SearchResult, SectionHit } from '../../index/searchResult';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const limitSchema = (fallback: number) => z.number().int().min(1).max(200).optional().describe(`Maximum number of results (default ${fallback})`);
@@ -51,7 +52,7 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
         throw new KilnToolError('kiln.index_unavailable', 'Semantic search is not available: the kiln has no index yet (run `hearth index`). Use text_search instead.');
       }
       const hits = await ctx.semanticSearch(args.query, args.limit ?? 10, signal, { chunks: args.chunks });
-      return jsonResult({ query: args.query, count: hits.length, results: hits.map((hit) => ({ ...hit })) });
+      return jsonResult({ query: args.query, count: hits.length, results: hits.map((hit) => (args.chunks ? chunkResult(hit) : noteResult(hit))) });
     },
   });
 
@@ -79,9 +80,8 @@ const MAX_SECTIONS = 8;
 
 /** Matching lines (path order) as one result per note: the first line as the hit, the others as sections. */
 function groupLineMatches(lines: LineMatch[], limit: number) {
-  const section = (hit: LineMatch) => ({ heading: hit.headingPath.join(' > '), startLine: hit.line, endLine: hit.line, snippet: hit.text.trim().slice(0, 300), score: 1 });
-  type NoteHit = { path: string; title: string; heading: string; startLine: number; endLine: number; score: number; snippet: string; sections: ReturnType<typeof section>[] };
-  const notes = new Map<string, NoteHit>();
+  const section = (hit: LineMatch): SectionHit => ({ heading: hit.headingPath.join(' > '), startLine: hit.line, endLine: hit.line, snippet: hit.text.trim().slice(0, 300), score: 1 });
+  const notes = new Map<string, SearchResult & { sections: SectionHit[] }>();
   for (const hit of lines) {
     const note = notes.get(hit.path);
     if (note) {
@@ -91,4 +91,15 @@ function groupLineMatches(lines: LineMatch[], limit: number) {
     }
   }
   return [...notes.values()];
+}
+
+/** A note hit as semantic_search shows it: the index's result with its sections always listed. */
+function noteResult(hit: SearchResult) {
+  const { path, title, heading, startLine, endLine, score, snippet } = hit;
+  return { path, title, heading, startLine, endLine, score, snippet, sections: hit.sections ?? [] };
+}
+
+/** A passage (`chunks: true`) as semantic_search has always shown it: its text, the heading only when there is one. */
+function chunkResult(hit: SearchResult) {
+  return { path: hit.path, score: hit.score, text: hit.snippet, heading: hit.heading || undefined, startLine: hit.startLine, endLine: hit.endLine };
 }
