@@ -9,6 +9,8 @@ import type { AgentCatalog, AgentDescriptor, AgentEvent, PromptAttachment } from
 import { describeError } from '../errors';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
+import type { Disposable } from '../lifecycle/disposable';
+import { Emitter } from '../lifecycle/emitter';
 import type { Redactor } from '../logging/redactor';
 import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand, type ChatModels } from './chatCommands';
@@ -73,7 +75,12 @@ export class ChatController {
   private readonly attachments = new PendingAttachments();
   private pickerWanted: boolean;
   private readonly permissions: PermissionPrompts;
-  private readonly agentListeners = new Set<(agent: string | undefined) => void>();
+  private readonly _onDidChangeAgent = new Emitter<string | undefined>({
+    onListenerError: (error) => this.deps.log.warn(`chat: a listener of the agent failed: ${describeError(error)}`),
+  });
+  /** Fires with the conversation's agent whenever it changes (the status bar item). */
+  readonly onDidChangeAgent = this._onDidChangeAgent.event;
+  private readonly reviewsSubscription: Disposable | undefined;
   private readonly newId: () => string;
   private readonly now: () => number;
   private reviewsTicket = 0;
@@ -91,7 +98,7 @@ export class ChatController {
     const lastId = deps.store.lastId();
     this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
     this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
-    deps.reviews?.onDidChange(() => void this.postReviews(this.deps.post));
+    this.reviewsSubscription = deps.reviews?.onDidChange(() => void this.postReviews(this.deps.post));
   }
 
   private async postReviews(post: (message: HostMessage) => void): Promise<void> {
@@ -112,12 +119,6 @@ export class ChatController {
 
   get busy(): boolean {
     return this.running !== undefined;
-  }
-
-  /** Called with the conversation's agent whenever it changes (the status bar item). */
-  onDidChangeAgent(listener: (agent: string | undefined) => void): { dispose(): void } {
-    this.agentListeners.add(listener);
-    return { dispose: () => this.agentListeners.delete(listener) };
   }
 
   /**
@@ -329,7 +330,8 @@ export class ChatController {
   async dispose(): Promise<void> {
     await this.stop();
     await this.agentSession.end();
-    this.agentListeners.clear();
+    this._onDidChangeAgent.dispose();
+    await this.reviewsSubscription?.dispose();
   }
 
   private async run(turn: Turn, attachments: PendingAttachment[]): Promise<void> {
@@ -489,6 +491,6 @@ export class ChatController {
   }
 
   private fireAgent(): void {
-    for (const listener of this.agentListeners) listener(this.conversation.agent);
+    this._onDidChangeAgent.fire(this.conversation.agent);
   }
 }

@@ -1,3 +1,5 @@
+import type { Event } from '../lifecycle/emitter';
+
 /**
  * Agent edits waiting for review, as the chat panel shows them: one compact card per file with
  * Accept / Reject / Open diff, and the newest applied agent turn with Undo. The editor's reviewer
@@ -27,8 +29,8 @@ export interface ChatReviewsView {
 /** What the chat needs of the host's review queue and change journal. */
 export interface ChatReviews {
   view(): Promise<ChatReviewsView>;
-  /** Called whenever the pending reviews (or the journal) change. */
-  onDidChange(listener: () => void): { dispose(): void };
+  /** Fires whenever the pending reviews (or the journal) change. */
+  onDidChange: Event<void>;
   decide(id: string, accepted: boolean): void;
   open(id: string): void;
   undoLast(): Promise<void>;

@@ -7,6 +7,7 @@
  */
 import type { ChatController } from './chatController';
 import type { HostMessage } from './protocol';
+import { Emitter } from '../lifecycle/emitter';
 
 export type PostToSurface = (message: HostMessage) => void;
 
@@ -24,7 +25,9 @@ export interface ChatSurface {
 export class ChatSurfaces {
   private controller: ChatController | undefined;
   private readonly targets = new Set<PostToSurface>();
-  private readonly listeners = new Set<(controller: ChatController | undefined) => void>();
+  private readonly _onDidChangeController = new Emitter<ChatController | undefined>();
+  /** Fires when the shared controller is created or ended (the status bar follows it). */
+  readonly onDidChangeController = this._onDidChangeController.event;
 
   constructor(
     /** Makes the shared controller; `post` reaches every attached surface. */
@@ -38,12 +41,6 @@ export class ChatSurfaces {
 
   get size(): number {
     return this.targets.size;
-  }
-
-  /** Called when the shared controller is created or ended (the status bar follows it). */
-  onDidChangeController(listener: (controller: ChatController | undefined) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
 
   attach(post: PostToSurface): ChatSurface {
@@ -76,7 +73,7 @@ export class ChatSurfaces {
     const controller = this.controller;
     this.controller = undefined;
     this.targets.clear();
-    this.listeners.clear();
+    this._onDidChangeController.dispose();
     await controller?.dispose();
   }
 
@@ -85,6 +82,6 @@ export class ChatSurfaces {
   }
 
   private fire(): void {
-    for (const listener of this.listeners) listener(this.controller);
+    this._onDidChangeController.fire(this.controller);
   }
 }

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema';
-import { Emitter, type Disposable } from './emitter';
+import type { Disposable } from '../lifecycle/disposable';
+import { Emitter } from '../lifecycle/emitter';
 import { GatewayError } from './gatewayErrors';
 import { Upstream, type UpstreamOptions, type UpstreamState, type UpstreamTool } from './upstream';
 

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors';
 import { createGatewayServer, type GatewayServerOptions } from './gatewayServer';
+import type { Disposable } from '../lifecycle/disposable';
 
 export interface GatewayHttpOptions extends GatewayServerOptions {
   /** 0 picks a free port. */
@@ -39,9 +40,8 @@ const SWEEP_MS = 60 * 1000;
 
 class BodyTooLargeError extends Error {}
 
-interface Session {
+interface Session extends Disposable {
   transport: StreamableHTTPServerTransport;
-  dispose(): void;
   lastUsed: number;
 }
 

@@ -6,6 +6,7 @@ import type { ChangeOrigin } from '../changes/changeRecord';
 import type { Logger } from '../host';
 import type { KilnTool } from '../kiln/tools/kilnTool';
 import type { Gateway } from './gateway';
+import type { Disposable } from '../lifecycle/disposable';
 
 export interface GatewayServerOptions {
   gateway: Gateway;
@@ -56,7 +57,7 @@ export async function callServedTool(
  * a Server to one transport); all of them share the Gateway and announce tools/list_changed when
  * the aggregated tool set changes. Call `dispose` when the session ends.
  */
-export function createGatewayServer(options: GatewayServerOptions): { server: Server; dispose(): void } {
+export function createGatewayServer(options: GatewayServerOptions): Disposable & { server: Server } {
   const server = new Server(
     { name: 'hearth', title: 'Hearth gateway', version: options.version ?? '0.1.0' },
     {

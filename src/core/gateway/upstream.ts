@@ -6,7 +6,7 @@ import { describeError } from '../errors';
 import type { Logger } from '../host';
 import { scrubForeign, type Redactor } from '../logging/redactor';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
-import { Emitter } from './emitter';
+import { Emitter } from '../lifecycle/emitter';
 import { GatewayError, type GatewayErrorCode } from './gatewayErrors';
 import { ProcessTransport } from './processTransport';
 import { exposedToolName, toolFilter } from './toolNames';

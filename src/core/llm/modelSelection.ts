@@ -12,6 +12,7 @@
 import type { ConfigSource } from '../config/problem';
 import type { HearthConfig } from '../config/schema';
 import { setConfigValue } from '../config/edit';
+import { Emitter } from '../lifecycle/emitter';
 import { activeProvider, configuredProviders } from './activeProvider';
 import { LlmError } from './errors';
 import { formatModelId, parseModelId, type ModelRef } from './modelId';
@@ -28,11 +29,11 @@ export interface PersistResult {
   keys: string[];
 }
 
-type Listener = (current: ProviderSettings) => void;
-
 export class ModelSelection {
   private sessionOverride: ModelRef | undefined;
-  private readonly listeners = new Set<Listener>();
+  private readonly _onDidChange = new Emitter<ProviderSettings>();
+  /** Fires with the new selection when the session switches model or clears its override. */
+  readonly onDidChange = this._onDidChange.event;
 
   constructor(private readonly snapshot: () => ConfigSnapshot) {}
 
@@ -74,7 +75,7 @@ export class ModelSelection {
     }
     this.sessionOverride = ref;
     const current = this.current();
-    for (const listener of this.listeners) listener(current);
+    this._onDidChange.fire(current);
     return current;
   }
 
@@ -83,12 +84,7 @@ export class ModelSelection {
     if (!this.sessionOverride) return;
     this.sessionOverride = undefined;
     const current = this.current();
-    for (const listener of this.listeners) listener(current);
-  }
-
-  onDidChange(listener: Listener): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    this._onDidChange.fire(current);
   }
 
   /** Writes the current selection into `workspaceFile` (created when missing). */

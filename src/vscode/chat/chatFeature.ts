@@ -22,6 +22,7 @@ import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
 import type { Redactor } from '../../core/logging/redactor';
+import type { Disposable } from '../../core/lifecycle/disposable';
 
 export const CHAT_COMMANDS = {
   newChat: 'hearth.newChat',
@@ -105,7 +106,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   });
 
   const status = new AgentStatusItem();
-  let agentSubscription: { dispose(): void } | undefined;
+  let agentSubscription: Disposable | undefined;
   const follow = (controller: ChatController | undefined) => {
     agentSubscription?.dispose();
     status.update(controller?.activeAgent);

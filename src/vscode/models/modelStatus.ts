@@ -11,10 +11,11 @@ import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import { catalogKey } from '../../core/llm/modelCatalog';
 import type { ConfigService } from '../config/configService';
 import type { HearthStatusBar } from '../status/statusBar';
+import type { Disposable } from '../../core/lifecycle/disposable';
 
 export class ModelStatus implements vscode.Disposable {
   private readonly states = new Map<string, { ok: boolean; detail: string }>();
-  private readonly subscription: { dispose(): void };
+  private readonly subscription: Disposable;
 
   constructor(
     private readonly runtime: LlmRuntime,
