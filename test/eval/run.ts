@@ -4,7 +4,8 @@
 // in hybrid, semantic and text mode and prints top-1, recall@10, MRR and the distinct notes per top
 // 10. Without arguments: the dev set (test/eval/dev.json) — the one to tune on. `--heldout` adds
 // the held-out set (never tune on it).
-//   npm run eval -- [--kiln DIR --queries FILE] [--heldout] [--modes hybrid,semantic,text] [--json]
+//   npm run eval -- [--kiln DIR --queries FILE] [--heldout] [--modes hybrid,semantic,text] [--json] [--misses]
+// `--misses` lists every query whose note is not first (on stderr), for tuning on the dev set.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,7 +36,7 @@ export interface Metrics {
 
 const here = import.meta.dirname;
 
-export async function evaluate(kilnDir: string, sets: { name: string; queries: Query[] }[], modes: EvalMode[]): Promise<{ set: string; metrics: Metrics[] }[]> {
+export async function evaluate(kilnDir: string, sets: { name: string; queries: Query[] }[], modes: EvalMode[], showMisses = false): Promise<{ set: string; metrics: Metrics[] }[]> {
   const copy = mkdtempSync(join(tmpdir(), 'hearth-eval-'));
   cpSync(kilnDir, copy, { recursive: true, filter: (src) => !src.includes('/.hearth') });
   const server = await startHashedEmbedServer();
@@ -62,6 +63,7 @@ export async function evaluate(kilnDir: string, sets: { name: string; queries: Q
           const results = mode === 'lexical' ? await index.search(q.query, { mode: 'hybrid', limit: 10, lexicalWeight: 1 }) : await index.search(q.query, { mode, limit: 10 });
           const paths = results.slice(0, 10).map((r) => r.path);
           const rank = paths.indexOf(q.note);
+          if (rank !== 0 && showMisses) console.error(`miss [${set.name} ${mode}] ${JSON.stringify(q.query)} → want ${q.note} (rank ${rank < 0 ? '>10' : rank + 1}), got ${paths.slice(0, 3).join(', ')}`);
           if (rank === 0) top1++;
           if (rank >= 0) {
             recall++;
@@ -103,7 +105,7 @@ export function printMetrics(results: { set: string; metrics: Metrics[] }[]): vo
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { kiln: { type: 'string' }, queries: { type: 'string' }, heldout: { type: 'boolean' }, modes: { type: 'string' }, json: { type: 'boolean' } },
+    options: { kiln: { type: 'string' }, queries: { type: 'string' }, heldout: { type: 'boolean' }, modes: { type: 'string' }, json: { type: 'boolean' }, misses: { type: 'boolean' } },
   });
   if ((values.kiln === undefined) !== (values.queries === undefined)) throw new Error('give --kiln DIR and --queries FILE together (or neither, for the dev set)');
   const modes = (values.modes ?? 'hybrid,lexical,semantic,text').split(',') as EvalMode[];
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
     ? [{ name: values.queries, queries: loadQueries(resolve(values.queries)) }]
     : [{ name: 'dev', queries: loadQueries(join(here, 'dev.json')) }];
   if (values.heldout) sets.push({ name: 'held-out', queries: loadQueries(join(here, 'heldout.json')) });
-  const results = await evaluate(kiln, sets, modes);
+  const results = await evaluate(kiln, sets, modes, values.misses);
   if (values.json) console.log(JSON.stringify(results, null, 2));
   else printMetrics(results);
 }

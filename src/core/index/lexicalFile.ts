@@ -18,7 +18,7 @@ export const LEXICAL_FILE = 'lexical.bin';
 const MAGIC = 'hearth-lexical\n';
 const VERSION = 1;
 /** The parameters the postings depend on: another tokenizer or field set means another index. */
-const SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 2 });
+const SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 3 });
 
 export class LexicalFileError extends HearthError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -1,6 +1,6 @@
 import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
-import { tokenize } from './tokenize';
+import { searchTerms } from './tokenize';
 
 /** A note's fields, in the order of their columns in the postings. */
 export const FIELDS = ['title', 'headings', 'lead', 'body'] as const;
@@ -180,7 +180,7 @@ export class NoteBm25 {
     const n = Math.max(1, this.live);
     const terms: LexicalQuery['terms'] = [];
     let norm = 0;
-    for (const term of new Set(tokenize(text))) {
+    for (const term of new Set(searchTerms(text))) {
       if (terms.length >= MAX_QUERY_TERMS) break;
       const id = this.termIds.get(term);
       const df = id === undefined ? 0 : this.docFrequency(id);
@@ -211,7 +211,7 @@ export class NoteBm25 {
    */
   sectionRelevance(q: LexicalQuery, chunk: ChunkRecord): number {
     if (q.norm === 0) return 0;
-    const tokens = tokenize(`${chunk.headingPath.join(' ')} ${chunk.text}`);
+    const tokens = searchTerms(`${chunk.headingPath.join(' ')} ${chunk.text}`);
     const counts = new Map<string, number>();
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
     const avg = this.chunkTotal > 0 ? this.chunkLengthTotal / this.chunkTotal : tokens.length || 1;
@@ -381,8 +381,8 @@ export class NoteBm25 {
     const first = chunks[0];
     const stem = first.notePath.replace(/\.(md|markdown)$/i, '');
     // Title and file name often say the same: a word counts once in the field.
-    const title = [...new Set([...tokenize(first.title), ...tokenize(stem)])];
-    const headings = tokenize([...new Set(chunks.flatMap((c) => c.headingPath))].join('\n'));
+    const title = [...new Set([...searchTerms(first.title), ...searchTerms(stem)])];
+    const headings = searchTerms([...new Set(chunks.flatMap((c) => c.headingPath))].join('\n'));
     const body = chunks.map((c) => c.text).join('\n');
     const prose = body
       .slice(0, LEAD_WORDS * 100)
@@ -392,8 +392,8 @@ export class NoteBm25 {
       .replace(/\]\([^)]*\)/g, ']')
       .replace(/<[^>]*>/g, ' ')
       .replace(/https?:\/\/\S+/g, ' ');
-    const lead = tokenize(prose.slice(0, LEAD_WORDS * 12)).slice(0, LEAD_WORDS);
-    const fields = [title, headings, lead, tokenize(body)];
+    const lead = searchTerms(prose.slice(0, LEAD_WORDS * 12)).slice(0, LEAD_WORDS);
+    const fields = [title, headings, lead, searchTerms(body)];
     const counts = new Map<number, number[]>();
     fields.forEach((tokens, f) => {
       for (const token of tokens) {

@@ -118,12 +118,12 @@ function queryPairs(q: LexicalQuery): Set<string> {
   return pairs;
 }
 
-const TITLE_WEIGHT = 0.1;
+const TITLE_WEIGHT = 0.15;
 
 /** Share of the note's title words (title or file name, the better) that the query names. */
 function titleCoverage(q: LexicalQuery, chunks: ChunkRecord[]): number {
   if (chunks.length === 0) return 0;
-  const words = new Set(q.terms.map((t) => t.text));
+  const words = new Set(tokenize(q.text));
   const share = (text: string) => {
     const title = new Set(tokenize(text));
     if (title.size === 0) return 0;

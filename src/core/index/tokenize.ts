@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 const TOKEN = /[\p{L}\p{N}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -33,4 +34,15 @@ export function fold(text: string): string {
   // Plain ASCII has nothing to fold: skip the two normalizations.
   // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(MARKS, '').normalize('NFC');
+}
+
+const PLAIN_WORD = /^[a-z]{4,}$/;
+
+/**
+ * The words search matches on: `tokenize`, with English words reduced to their stem (Porter) so
+ * `conversions` finds `convert` and `generates` finds `generate`. Only plain a–z words of four
+ * letters or more are stemmed; other scripts, numbers and short words stay as written.
+ */
+export function searchTerms(text: string): string[] {
+  return tokenize(text).map((word) => (PLAIN_WORD.test(word) ? stemmer(word) : word));
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
 import { makeSnippet } from '../../../src/core/index/snippet';
 import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
-import { tokenize } from '../../../src/core/index/tokenize';
+import { searchTerms, tokenize } from '../../../src/core/index/tokenize';
 
 let ids = 0;
 const chunk = (notePath: string, text: string, title = notePath.replace(/\.md$/, ''), headingPath: string[] = [], startLine = 1): ChunkRecord => ({
@@ -25,6 +25,23 @@ test('tokenize: lower-cased words of any script, accents folded, CJK as characte
   assert.deepEqual(tokenize('日本語のメモ'), ['日本', '本語', '語の', 'のメ', 'メモ']);
   assert.deepEqual(tokenize('한국어 x'), ['한국', '국어', 'x']);
   assert.deepEqual(tokenize('🍅🔥'), []);
+});
+
+test('search terms: English words by their stem, other scripts, numbers and short words as written', () => {
+  assert.deepEqual(searchTerms('Conversions converting converted'), ['convers', 'convert', 'convert']);
+  assert.deepEqual(searchTerms('Generates generated'), searchTerms('generate generating'));
+  assert.deepEqual(searchTerms('Straße café 日本 2024 api'), ['straße', 'cafe', '日本', '2024', 'api']);
+});
+
+test('ranking: a query finds a note that uses another form of its words (plural, tense)', () => {
+  const notes = [
+    [chunk('maps.md', 'Generates and consumes source maps for bundlers.', 'Maps')],
+    [chunk('other.md', 'A producer of consumer reports, with a map.', 'Other')],
+    ...Array.from({ length: 10 }, (_, i) => [chunk(`z${i}.md`, filler(50, i))]),
+  ];
+  const hits = new NoteBm25(notes).search('generate consumed source map', 5);
+  assert.equal(hits[0]?.path, 'maps.md');
+  assert.deepEqual(new NoteBm25(notes).search('generating', 5).map((h) => h.path), ['maps.md'], 'without stems "generating" matches no note');
 });
 
 test('snippets: short text whole, long text cut around the first query word on a word boundary, accents folded', () => {
