@@ -129,7 +129,7 @@ export async function createCliContext(io: CliIo, flags: CommonFlags, options: C
   const reportConfigProblems = () => {
     if (reported) return;
     reported = true;
-    const shown = loaded.problems.filter((p) => p.code !== 'untrusted-key' && (p.severity === 'error' || isLevelEnabled('warn', level)));
+    const shown = loaded.problems.filter((p) => p.code !== 'config.untrusted_key' && (p.severity === 'error' || isLevelEnabled('warn', level)));
     for (const problem of shown) host.writeLine(`config: ${formatConfigProblem(problem)}`);
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     if (errors > 0) host.writeLine(`config: ${errors} error(s): those values fall back to their defaults (details: hearth config check)`);

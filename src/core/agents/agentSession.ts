@@ -4,6 +4,7 @@
  * stream, so a surface renders a turn without knowing which kind ran it.
  */
 import type { Usage } from '../llm/types';
+import type { ErrorCode } from '../errors';
 
 export type AgentKind = 'internal' | 'external';
 
@@ -39,7 +40,7 @@ export type AgentEvent =
    */
   | { type: 'usage'; usage?: Usage; context?: ContextUsage }
   /** A failure the user should see in the conversation; `code` is the HearthError code. */
-  | { type: 'error'; code: string; message: string; remedy?: string }
+  | { type: 'error'; code: ErrorCode; message: string; remedy?: string }
   | { type: 'done'; stopReason: AgentStopReason };
 
 /** An agent's context window as it reported it; `used` is absent when the agent did not know it. */

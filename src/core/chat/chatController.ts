@@ -6,7 +6,7 @@
  */
 import type { ChatReviews } from './chatReviews';
 import type { AgentCatalog, AgentDescriptor, AgentEvent, PromptAttachment } from '../agents/agentSession';
-import { describeError } from '../errors';
+import { describeError, errorCode } from '../errors';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
 import type { Disposable } from '../lifecycle/disposable';
@@ -375,7 +375,7 @@ export class ChatController {
         // The agent may be gone (crashed, bad key at start): a retry starts a fresh session.
         await this.agentSession.end();
         const remedy = (error as { remedy?: unknown }).remedy;
-        emit({ type: 'error', code: (error as { code?: string }).code ?? 'chat.unexpected', message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
+        emit({ type: 'error', code: errorCode(error, 'chat.unexpected'), message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
       }
     }
     if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });

@@ -55,8 +55,8 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
     delete config.llm.providers[name];
     // An invalid `type` was reported where it is written; a second "missing" would only confuse.
     const typePath = formatKeyPath(['llm', 'providers', name, 'type']);
-    if (problems.some((p) => p.keyPath === typePath && p.code === 'invalid-value')) continue;
-    problems.push(where.problem(['llm', 'providers', name, 'type'], 'missing-key', 'error', `[llm.providers.${name}] is missing the required key \`type\`; the provider is ignored.`));
+    if (problems.some((p) => p.keyPath === typePath && p.code === 'config.invalid_value')) continue;
+    problems.push(where.problem(['llm', 'providers', name, 'type'], 'config.missing_key', 'error', `[llm.providers.${name}] is missing the required key \`type\`; the provider is ignored.`));
   }
 
   const dropServers = new Set<number>();
@@ -68,11 +68,11 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
       const isServer = segments[0] === 'mcp' && segments[1] === 'servers' && typeof segments[2] === 'number';
       if (issue.code === 'custom' && isServer) {
         dropServers.add(segments[2] as number);
-        problems.push(where.problem(segments, 'duplicate', 'error', `${issue.message[0].toUpperCase()}${issue.message.slice(1)}; this entry is ignored.`));
+        problems.push(where.problem(segments, 'config.duplicate', 'error', `${issue.message[0].toUpperCase()}${issue.message.slice(1)}; this entry is ignored.`));
       } else if (issue.code === 'custom') {
-        problems.push(where.problem(segments, value === undefined ? 'missing-key' : 'invalid-value', 'error', `${issue.message[0].toUpperCase()}${issue.message.slice(1)}.`));
+        problems.push(where.problem(segments, value === undefined ? 'config.missing_key' : 'config.invalid_value', 'error', `${issue.message[0].toUpperCase()}${issue.message.slice(1)}.`));
       } else {
-        problems.push(where.problem(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` ${describeIssue(issue, value)}.`));
+        problems.push(where.problem(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` ${describeIssue(issue, value)}.`));
       }
     }
   }
@@ -87,7 +87,7 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
   if (active !== undefined && !names.includes(active)) {
     const suggestion = didYouMean(active, names);
     const known = names.length === 0 ? 'No [llm.providers.<name>] table is defined.' : suggestion ? `Did you mean "${suggestion}"?` : `Defined providers: ${names.join(', ')}.`;
-    problems.push(where.problem(['llm', 'default'], 'unknown-provider', 'warning', `[llm].default names "${active}", but there is no [llm.providers.${active}]. ${known}`));
+    problems.push(where.problem(['llm', 'default'], 'config.unknown_provider', 'warning', `[llm].default names "${active}", but there is no [llm.providers.${active}]. ${known}`));
   }
   // DESIGN.md decision 4: with [llm.providers], [llm].default picks the provider; [chat].provider
   // only describes the implicit one. A written one that asks for another type than the active
@@ -99,7 +99,7 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
     problems.push(
       where.problem(
         ['chat', 'provider'],
-        'ignored-key',
+        'config.ignored_key',
         'warning',
         `\`chat.provider\` = "${config.chat.provider}" is ignored while [llm.providers] are configured: [llm].default chooses the active provider ("${activeName}", ${activeType}).`,
       ),

@@ -58,7 +58,7 @@ export function applyEnvOverrides(config: HearthConfig, sources: Map<string, Con
   if (hostVar) {
     const endpoint = normalizeRunnerHost(env[hostVar]!);
     if (!endpoint) {
-      problems.push({ keyPath: `env.${hostVar}`, severity: 'warning', code: 'env-override', message: `${hostVar}=${JSON.stringify(env[hostVar])} is not a host, host:port or http(s) URL; it is ignored.` });
+      problems.push({ keyPath: `env.${hostVar}`, severity: 'warning', code: 'config.env_override', message: `${hostVar}=${JSON.stringify(env[hostVar])} is not a host, host:port or http(s) URL; it is ignored.` });
     } else {
       for (const [name, provider] of Object.entries(config.llm.providers)) {
         if (provider.type !== 'local_runner' || provider.endpoint !== undefined) continue;

@@ -78,7 +78,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files, trusted: options.trusted, withheld };
   } catch (error) {
     // A bug here must not take the host down: report it and run on defaults.
-    problems.push({ keyPath: '', severity: 'error', code: 'internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
+    problems.push({ keyPath: '', severity: 'error', code: 'config.internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
     const config = defaultConfig();
     config.kiln_path = path.resolve(options.workspaceRoot || '.');
     // Nothing of the workspace file applied, so nothing is withheld on trust's account.
@@ -112,8 +112,8 @@ async function checkKilnPath(kilnPath: string, merged: MergedLayers, locator: Me
   const isFolder = await stat(kilnPath).then((info) => info.isDirectory(), () => false);
   if (isFolder) return;
   const message = `kiln_path is ${kilnPath}, which is not an existing folder; no notes are found there until it exists.`;
-  if (source === 'env') problems.push({ keyPath: 'env.HEARTH_KILN_PATH', severity: 'warning', code: 'missing-path', message: `HEARTH_KILN_PATH: ${message}` });
-  else problems.push(locator.problem(['kiln_path'], 'missing-path', 'warning', message));
+  if (source === 'env') problems.push({ keyPath: 'env.HEARTH_KILN_PATH', severity: 'warning', code: 'config.missing_path', message: `HEARTH_KILN_PATH: ${message}` });
+  else problems.push(locator.problem(['kiln_path'], 'config.missing_path', 'warning', message));
 }
 
 /** `~` expanded, relative paths resolved against the workspace root; unset means the root itself. */

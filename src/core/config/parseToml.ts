@@ -27,7 +27,7 @@ export interface ParsedFile {
  */
 export async function readConfigText(file: string, problems: ConfigProblem[]): Promise<string | undefined> {
   const refuse = (why: string) => {
-    problems.push({ file, keyPath: '', severity: 'error', code: 'unreadable-file', message: `Cannot read ${file}: ${why}; its settings are ignored.` });
+    problems.push({ file, keyPath: '', severity: 'error', code: 'config.unreadable_file', message: `Cannot read ${file}: ${why}; its settings are ignored.` });
     return undefined;
   };
   let handle;
@@ -62,7 +62,7 @@ export function parseConfigText(text: string, file: string, problems: ConfigProb
   const locator = new TomlLocator(text);
   if (locator.limit) {
     const { line, column, message } = locator.limit;
-    problems.push({ file, line, column, keyPath: '', severity: 'error', code: 'too-deep', message: `The TOML ${message} here; this file's settings are ignored until it is fixed.` });
+    problems.push({ file, line, column, keyPath: '', severity: 'error', code: 'config.too_deep', message: `The TOML ${message} here; this file's settings are ignored until it is fixed.` });
     return { data: {}, locator };
   }
   const lines = text.split('\n');
@@ -79,7 +79,7 @@ export function parseConfigText(text: string, file: string, problems: ConfigProb
       const line = error instanceof TomlError ? error.line : undefined;
       const column = error instanceof TomlError ? error.column : undefined;
       if (attempt === 0 || (line !== undefined && line > (errors.at(-1)?.line ?? 0))) {
-        errors.push({ file, line, column, keyPath: '', severity: 'error', code: 'toml-syntax', message: `TOML syntax error: ${firstLine(error)}` });
+        errors.push({ file, line, column, keyPath: '', severity: 'error', code: 'config.toml_syntax', message: `TOML syntax error: ${firstLine(error)}` });
       }
       if (line === undefined || line < 1 || line > lines.length || lines[line - 1] === '') break;
       lines[line - 1] = '';
@@ -99,7 +99,7 @@ function dropUnsafeKeys(value: unknown, segments: KeySegment[], file: string, lo
     const path = [...segments, Array.isArray(value) ? Number(key) : key];
     if (!Array.isArray(value) && UNSAFE_KEYS.has(key)) {
       const at = locator.nearest(path);
-      problems.push({ file, line: at?.line, column: at?.column, keyPath: formatKeyPath(path), severity: 'error', code: 'unsafe-key', message: `The key \`${key}\` is not allowed in a config file; it is ignored with everything under it.` });
+      problems.push({ file, line: at?.line, column: at?.column, keyPath: formatKeyPath(path), severity: 'error', code: 'config.unsafe_key', message: `The key \`${key}\` is not allowed in a config file; it is ignored with everything under it.` });
       delete (value as Record<string, unknown>)[key];
     } else {
       dropUnsafeKeys((value as Record<string, unknown>)[key], path, file, locator, problems);

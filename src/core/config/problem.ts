@@ -8,35 +8,35 @@ export interface ConfigProblem {
   /** Dotted key path, e.g. `mcp.servers[1].prefix` or `chat.temperature`. */
   keyPath: string;
   severity: 'error' | 'warning';
-  /** Stable identifier for callers and tests: 'toml-syntax' | 'unknown-key' | 'invalid-value' | … */
+  /** Stable identifier for callers and tests: 'config.toml_syntax' | 'config.unknown_key' | 'config.invalid_value' | … */
   code: ConfigProblemCode;
   /** Written for the user; includes "did you mean …" for misspelt keys. */
   message: string;
 }
 
 export type ConfigProblemCode =
-  | 'toml-syntax'
-  | 'unreadable-file'
-  | 'unknown-key'
-  | 'invalid-value'
-  | 'missing-key'
-  | 'duplicate'
-  | 'plain-text-secret'
-  | 'bare-env-name'
-  | 'unknown-provider'
-  | 'env-override'
+  | 'config.toml_syntax'
+  | 'config.unreadable_file'
+  | 'config.unknown_key'
+  | 'config.invalid_value'
+  | 'config.missing_key'
+  | 'config.duplicate'
+  | 'config.plain_text_secret'
+  | 'config.bare_env_name'
+  | 'config.unknown_provider'
+  | 'config.env_override'
   /** A valid key that has no effect in this configuration (`[chat].provider` beside `[llm.providers]`). */
-  | 'ignored-key'
+  | 'config.ignored_key'
   /** A path setting (kiln_path) that names no existing folder. */
-  | 'missing-path'
+  | 'config.missing_path'
   /** A workspace key that runs a program or sends data, ignored until the folder is trusted (trustGatedKeys.ts). */
-  | 'untrusted-key'
+  | 'config.untrusted_key'
   /** Keys nested past the locator's depth limit (tomlLocator.MAX_KEY_DEPTH); the file is ignored. */
-  | 'too-deep'
+  | 'config.too_deep'
   /** `__proto__`, `constructor` or `prototype` as a key; it is ignored. */
-  | 'unsafe-key'
+  | 'config.unsafe_key'
   /** A bug in the loader itself; the defaults apply. */
-  | 'internal';
+  | 'config.internal';
 
 /** Where an effective value came from (DESIGN.md decision 1). */
 export type ConfigSource = 'default' | 'global' | 'workspace' | 'env';

@@ -125,7 +125,7 @@ export function withheldProblem(key: WithheldKey, trustName: string): ConfigProb
     column: key.column,
     keyPath: key.keyPath,
     severity: 'warning',
-    code: 'untrusted-key',
+    code: 'config.untrusted_key',
     message: `\`${key.keyPath}\` waits for ${trustName}: ${key.why}. It is ignored in this folder until you trust it.`,
   };
 }

@@ -109,7 +109,7 @@ class LayerWalker {
 
   object(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
-      this.report(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
+      this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
       return DROP;
     }
     const shape = shapeOf(schema);
@@ -122,7 +122,7 @@ class LayerWalker {
         const suggestion = didYouMean(key, known);
         const where = segments.length === 0 ? 'at the top level' : `in [${formatKeyPath(segments)}]`;
         const hint = suggestion ? ` Did you mean \`${suggestion}\`?` : ` Known keys: ${known.join(', ')}.`;
-        this.report(path, 'unknown-key', 'warning', `Unknown key \`${key}\` ${where}; it is ignored.${hint}`);
+        this.report(path, 'config.unknown_key', 'warning', `Unknown key \`${key}\` ${where}; it is ignored.${hint}`);
         continue;
       }
       const walked = this.value(childSchema, child, path);
@@ -141,7 +141,7 @@ class LayerWalker {
       const issue = parsed.error.issues[0];
       // Custom messages such as the prefix rule already start with the key's name.
       const described = describeIssue(issue, value).replace(new RegExp(`^${String(segments.at(-1))} `), '');
-      this.report(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` ${described}; ${this.fallback(schema, segments)}.`);
+      this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` ${described}; ${this.fallback(schema, segments)}.`);
       return DROP;
     }
     this.checkSecret(segments, parsed.data);
@@ -150,7 +150,7 @@ class LayerWalker {
 
   private record(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
-      this.report(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
+      this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
       return DROP;
     }
     const def = defOf(unwrap(schema));
@@ -159,7 +159,7 @@ class LayerWalker {
       const path = [...segments, key];
       const keyCheck = def.keyType!.safeParse(key);
       if (!keyCheck.success) {
-        this.report(path, 'invalid-value', 'error', `\`${key}\` is not a valid name in [${formatKeyPath(segments)}]: ${keyCheck.error.issues[0].message}; it is ignored.`);
+        this.report(path, 'config.invalid_value', 'error', `\`${key}\` is not a valid name in [${formatKeyPath(segments)}]: ${keyCheck.error.issues[0].message}; it is ignored.`);
         continue;
       }
       const walked = this.value(def.valueType!, child, path);
@@ -171,7 +171,7 @@ class LayerWalker {
   /** `[[mcp.servers]]`: each entry is kept whole or dropped whole. */
   private servers(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
     if (!Array.isArray(value)) {
-      this.report(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` must be written as [[${formatKeyPath(segments)}]] entries, got ${typeName(value)}; it is ignored.`);
+      this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be written as [[${formatKeyPath(segments)}]] entries, got ${typeName(value)}; it is ignored.`);
       return DROP;
     }
     const element = defOf(unwrap(schema)).element!;
@@ -185,11 +185,11 @@ class LayerWalker {
       if (walked === DROP) return;
       const server = walked as { name: string; prefix: string };
       if (names.has(server.name)) {
-        this.report([...segments, index, 'name'], 'duplicate', 'error', `Duplicate server name "${server.name}" (also used by an earlier [[mcp.servers]] entry); this entry is ignored.`);
+        this.report([...segments, index, 'name'], 'config.duplicate', 'error', `Duplicate server name "${server.name}" (also used by an earlier [[mcp.servers]] entry); this entry is ignored.`);
         return;
       }
       if (prefixes.has(server.prefix)) {
-        this.report([...segments, index, 'prefix'], 'duplicate', 'error', `Duplicate prefix "${server.prefix}" (also used by "${prefixes.get(server.prefix)}"); this entry is ignored.`);
+        this.report([...segments, index, 'prefix'], 'config.duplicate', 'error', `Duplicate prefix "${server.prefix}" (also used by "${prefixes.get(server.prefix)}"); this entry is ignored.`);
         return;
       }
       names.set(server.name, server.name);
@@ -202,7 +202,7 @@ class LayerWalker {
 
   private server(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
-      this.report(segments, 'invalid-value', 'error', `Each [[mcp.servers]] entry must be a table, got ${typeName(value)}; it is ignored.`);
+      this.report(segments, 'config.invalid_value', 'error', `Each [[mcp.servers]] entry must be a table, got ${typeName(value)}; it is ignored.`);
       return DROP;
     }
     const shape = shapeOf(schema);
@@ -219,26 +219,26 @@ class LayerWalker {
       if (isOptionalKey(child) || key in out) continue;
       ok = false;
       // An invalid required value was reported already; a missing one is reported here.
-      if (!(key in value)) this.report([...segments, key], 'missing-key', 'error', `[[mcp.servers]] entry ${label} is missing the required key \`${key}\`; the entry is ignored.`);
+      if (!(key in value)) this.report([...segments, key], 'config.missing_key', 'error', `[[mcp.servers]] entry ${label} is missing the required key \`${key}\`; the entry is ignored.`);
     }
     return ok ? out : DROP;
   }
 
   private transport(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
-      this.report(segments, 'invalid-value', 'error', `\`${formatKeyPath(segments)}\` must be a table with a \`type\`, got ${typeName(value)}; the server entry is ignored.`);
+      this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table with a \`type\`, got ${typeName(value)}; the server entry is ignored.`);
       return DROP;
     }
     const union = unionOptions(schema)!;
     const type = value[union.discriminator];
     const kinds = [...union.options.keys()];
     if (type === undefined) {
-      this.report([...segments, union.discriminator], 'missing-key', 'error', `\`${formatKeyPath(segments)}\` needs a \`type\` (one of ${kinds.join(', ')}); the server entry is ignored.`);
+      this.report([...segments, union.discriminator], 'config.missing_key', 'error', `\`${formatKeyPath(segments)}\` needs a \`type\` (one of ${kinds.join(', ')}); the server entry is ignored.`);
       return DROP;
     }
     const option = union.options.get(String(type));
     if (typeof type !== 'string' || !option) {
-      this.report([...segments, union.discriminator], 'invalid-value', 'error', `Invalid transport type ${describeValue(type)}: must be one of ${kinds.join(', ')}; the server entry is ignored.`);
+      this.report([...segments, union.discriminator], 'config.invalid_value', 'error', `Invalid transport type ${describeValue(type)}: must be one of ${kinds.join(', ')}; the server entry is ignored.`);
       return DROP;
     }
     const out = this.object(option, value, segments) as Record<string, unknown>;
@@ -246,7 +246,7 @@ class LayerWalker {
     for (const [key, child] of Object.entries(shapeOf(option))) {
       if (isOptionalKey(child) || key in out) continue;
       ok = false;
-      if (!(key in value)) this.report([...segments, key], 'missing-key', 'error', `A ${type} transport needs \`${key}\`; the server entry is ignored.`);
+      if (!(key in value)) this.report([...segments, key], 'config.missing_key', 'error', `A ${type} transport needs \`${key}\`; the server entry is ignored.`);
     }
     return ok ? out : DROP;
   }
@@ -259,9 +259,9 @@ class LayerWalker {
     const ref = parseSecretReference(value);
     const path = formatKeyPath(segments);
     if (ref.kind === 'bare') {
-      this.report(segments, 'bare-env-name', 'warning', `\`${path}\` is read from the environment variable ${ref.name}; write "{env:${ref.name}}" to make that explicit.`);
+      this.report(segments, 'config.bare_env_name', 'warning', `\`${path}\` is read from the environment variable ${ref.name}; write "{env:${ref.name}}" to make that explicit.`);
     } else if (ref.kind === 'literal' && !/\{(env|secret):[^}]+\}/.test(value)) {
-      this.report(segments, 'plain-text-secret', 'warning', `\`${path}\` holds a secret in plain text; prefer "{env:VAR}" or "{secret:NAME}" (Hearth: Set API Key).`);
+      this.report(segments, 'config.plain_text_secret', 'warning', `\`${path}\` holds a secret in plain text; prefer "{env:VAR}" or "{secret:NAME}" (Hearth: Set API Key).`);
     }
   }
 }

@@ -4,7 +4,7 @@
  * Used by `hearth models`, the editor's switcher and `:model` in chat.
  */
 import { createHash } from 'node:crypto';
-import { describeError } from '../errors';
+import { describeError, errorCode, type ErrorCode } from '../errors';
 import { modelKind } from './modelKind';
 import type { LlmProviderType } from '../config/providerTypes';
 import type { LlmProvider, ModelInfo, ProviderSettings } from './types';
@@ -17,7 +17,7 @@ export interface ProviderModels {
   endpoint?: string;
   models: ModelInfo[];
   /** Why this provider could not be listed; its models are then empty. */
-  error?: { code: string; message: string };
+  error?: { code: ErrorCode; message: string };
   /** When this entry was fetched (ms since epoch); tells a cached answer from a fresh one. */
   fetchedAt: number;
 }
@@ -100,8 +100,7 @@ export class ModelCatalog {
       const models = (await provider.listModels(signal)).map((m) => ({ ...m, kind: m.kind ?? modelKind(m.id) }));
       return { ...base, models, fetchedAt: this.now() };
     } catch (error) {
-      const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'llm.request_failed';
-      return { ...base, models: [], error: { code, message: describeError(error) }, fetchedAt: this.now() };
+      return { ...base, models: [], error: { code: errorCode(error, 'llm.request_failed'), message: describeError(error) }, fetchedAt: this.now() };
     }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Restricted Mode (DESIGN.md decision 14): each workspace key withheld until the folder is trusted
- * carries a diagnostic (code `untrusted-key`); this offers the way out on it, VS Code's own
+ * carries a diagnostic (code `config.untrusted_key`); this offers the way out on it, VS Code's own
  * "Manage Workspace Trust", and says once per window what waits. Granting trust reloads the
  * configuration (ConfigService), so nothing else is needed here.
  */
@@ -14,7 +14,7 @@ export class TrustCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(_document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const waiting = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code === 'untrusted-key');
+    const waiting = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code === 'config.untrusted_key');
     if (waiting.length === 0) return [];
     const action = new vscode.CodeAction('Manage Workspace Trust…', vscode.CodeActionKind.QuickFix);
     action.command = { command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' };

@@ -13,7 +13,7 @@ test('each turn is a user message and a reply; empty replies say what happened; 
     turn('a', 'hi', [{ type: 'text', text: 'Hello' }, { type: 'done', stopReason: 'end_turn' }], 'done', [{ path: 'notes/a.md', startLine: 2, endLine: 4 }]),
     turn('b', 'make a note', [{ type: 'tool_call', id: 't', name: 'create_note', status: 'completed' }]),
     turn('c', 'long one', [{ type: 'done', stopReason: 'cancelled' }], 'cancelled'),
-    turn('d', 'broken', [{ type: 'error', code: 'x', message: 'down' }], 'error'),
+    turn('d', 'broken', [{ type: 'error', code: 'llm.unreachable', message: 'down' }], 'error'),
   ]);
   assert.deepEqual(messages, [
     { role: 'user', text: 'hi\n\n(attached: notes/a.md:2-4)' },

@@ -52,9 +52,9 @@ test('ranges: temperature 0..2 inclusive, positive integers', async () => {
   assert.equal(ok.config.chat.temperature, 2);
   const bad = await load(undefined, '[chat]\ntemperature = 2.01\nmax_tokens = 0\ntimeout_secs = 1.5\n');
   assert.deepEqual(bad.problems.map((p) => [p.keyPath, p.code, p.line]), [
-    ['chat.temperature', 'invalid-value', 2],
-    ['chat.max_tokens', 'invalid-value', 3],
-    ['chat.timeout_secs', 'invalid-value', 4],
+    ['chat.temperature', 'config.invalid_value', 2],
+    ['chat.max_tokens', 'config.invalid_value', 3],
+    ['chat.timeout_secs', 'config.invalid_value', 4],
   ]);
   assert.equal(bad.config.chat.temperature, 0.7);
   assert.equal(bad.config.chat.max_tokens, 2048);
@@ -137,7 +137,7 @@ test('env: OLLAMA_HOST is the fallback; a bad host is a warning and ignored', as
   assert.equal(embed.sources['embedding.api_url'], 'env');
   const bad = await load(undefined, undefined, { LOCAL_RUNNER_HOST: 'ftp://x' });
   assert.equal(bad.config.chat.endpoint, undefined);
-  assert.deepEqual(bad.problems.map((p) => [p.code, p.keyPath, p.severity]), [['env-override', 'env.LOCAL_RUNNER_HOST', 'warning']]);
+  assert.deepEqual(bad.problems.map((p) => [p.code, p.keyPath, p.severity]), [['config.env_override', 'env.LOCAL_RUNNER_HOST', 'warning']]);
 });
 
 test('kiln_path: relative against the workspace root, ~ expanded, absolute kept', async () => {
@@ -156,8 +156,8 @@ test('secret warnings: plain text and bare names; references are quiet', async (
   const workspace = '[llm.providers.a]\ntype = "cloud_a"\napi_key = "sk-plain-1234"\n[llm.providers.b]\ntype = "cloud_b"\napi_key = "MY_KEY"\n[llm.providers.c]\ntype = "cloud_b"\napi_key = "{secret:claude}"\n[[mcp.servers]]\nname = "w"\nprefix = "w_"\ntransport = { type = "sse", url = "http://127.0.0.1:1/sse", auth_header = "Bearer {env:TOKEN}" }\n';
   const { problems } = await load(undefined, workspace);
   assert.deepEqual(problems.map((p) => [p.code, p.keyPath, p.line, p.severity]), [
-    ['plain-text-secret', 'llm.providers.a.api_key', 3, 'warning'],
-    ['bare-env-name', 'llm.providers.b.api_key', 6, 'warning'],
+    ['config.plain_text_secret', 'llm.providers.a.api_key', 3, 'warning'],
+    ['config.bare_env_name', 'llm.providers.b.api_key', 6, 'warning'],
   ]);
   assert.ok(!problems.some((p) => p.message.includes('sk-plain-1234')), 'the key never appears in a message');
 });
@@ -165,7 +165,7 @@ test('secret warnings: plain text and bare names; references are quiet', async (
 test('[llm].default naming a missing provider is a warning with a suggestion', async () => {
   const { problems } = await load(undefined, '[llm]\ndefault = "wrk"\n[llm.providers.work]\ntype = "cloud_a"\n');
   assert.equal(problems.length, 1);
-  assert.equal(problems[0].code, 'unknown-provider');
+  assert.equal(problems[0].code, 'config.unknown_provider');
   assert.equal(problems[0].line, 2);
   assert.match(problems[0].message, /Did you mean "work"/);
 });
@@ -179,7 +179,7 @@ test('the merged config equals the schema defaults where nothing was set', async
 
 test('a kiln_path that names no folder is a warning on its line (file or HEARTH_KILN_PATH); an existing one is not', async () => {
   const missing = await load(undefined, '# notes live beside\n\nkiln_path = "notes-typo"\n');
-  const problem = missing.problems.find((p) => p.code === 'missing-path');
+  const problem = missing.problems.find((p) => p.code === 'config.missing_path');
   assert.ok(problem, JSON.stringify(missing.problems));
   assert.equal(problem.severity, 'warning');
   assert.equal(problem.keyPath, 'kiln_path');
@@ -189,7 +189,7 @@ test('a kiln_path that names no folder is a warning on its line (file or HEARTH_
   assert.equal(missing.config.kiln_path, join(missing.root, 'notes-typo'), 'the value still applies');
 
   const fromEnv = await load(undefined, undefined, { HEARTH_KILN_PATH: '/no/such/kiln' });
-  assert.deepEqual(fromEnv.problems.map((p) => [p.code, p.keyPath, p.severity]), [['missing-path', 'env.HEARTH_KILN_PATH', 'warning']]);
+  assert.deepEqual(fromEnv.problems.map((p) => [p.code, p.keyPath, p.severity]), [['config.missing_path', 'env.HEARTH_KILN_PATH', 'warning']]);
 
   const present = await load(undefined, 'kiln_path = ".hearth"\n');
   assert.deepEqual(present.problems, []);
@@ -197,7 +197,7 @@ test('a kiln_path that names no folder is a warning on its line (file or HEARTH_
 
 test('[chat].provider asking for another type than the active [llm] provider is a warning; the same type is not', async () => {
   const clash = await load(undefined, '[chat]\nprovider = "openai"\n\n[llm]\ndefault = "l"\n[llm.providers.l]\ntype = "ollama"\n');
-  assert.deepEqual(clash.problems.map((p) => [p.code, p.keyPath, p.line, p.severity]), [['ignored-key', 'chat.provider', 2, 'warning']]);
+  assert.deepEqual(clash.problems.map((p) => [p.code, p.keyPath, p.line, p.severity]), [['config.ignored_key', 'chat.provider', 2, 'warning']]);
   assert.match(clash.problems[0].message, /"l", local_runner/);
   const same = await load('[llm]\ndefault = "l"\n[llm.providers.l]\ntype = "local_runner"\n', '[chat]\nprovider = "ollama"\n');
   assert.deepEqual(same.problems, []);

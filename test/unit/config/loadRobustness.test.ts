@@ -19,7 +19,7 @@ test('a directory where the file should be is a problem, not an exception', asyn
     writeFileSync(s.global, '[chat]\ntemperature = 0.2\n');
     const { config, problems, files } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.equal(config.chat.temperature, 0.2);
-    assert.deepEqual(problems.map((p) => [p.code, p.file]), [['unreadable-file', s.workspace]]);
+    assert.deepEqual(problems.map((p) => [p.code, p.file]), [['config.unreadable_file', s.workspace]]);
     assert.deepEqual(files, { global: s.global, workspace: s.workspace });
   } finally {
     s.done();
@@ -34,7 +34,7 @@ test('a syntax error in one file leaves the other file applied', async () => {
     const { config, problems, sources } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.equal(config.cli.verbose, true);
     assert.equal(sources['cli.verbose'], 'workspace');
-    const syntax = problems.find((p) => p.code === 'toml-syntax');
+    const syntax = problems.find((p) => p.code === 'config.toml_syntax');
     assert.equal(syntax?.file, s.global);
     assert.equal(syntax?.line, 1);
   } finally {
@@ -67,7 +67,7 @@ test('a prefix clash between the two files is reported on the later entry and th
     writeFileSync(s.workspace, '# ws\n[[mcp.servers]]\nname = "w"\nprefix = "x_"\ntransport = { type = "stdio", command = "b" }\n');
     const { config, problems } = await loadConfig({ trusted: true, workspaceRoot: s.root, globalConfigPath: s.global, env: {} });
     assert.deepEqual(config.mcp.servers.map((x) => x.name), ['g']);
-    assert.deepEqual(problems.map((p) => [p.file, p.line, p.keyPath, p.code]), [[s.workspace, 4, 'mcp.servers[0].prefix', 'duplicate']]);
+    assert.deepEqual(problems.map((p) => [p.file, p.line, p.keyPath, p.code]), [[s.workspace, 4, 'mcp.servers[0].prefix', 'config.duplicate']]);
   } finally {
     s.done();
   }
@@ -83,7 +83,7 @@ test('problems come sorted by file and line, and print as file:line:col: severit
     const lines = problems.map(formatConfigProblem);
     assert.equal(lines.length, 5);
     assert.match(lines[0], new RegExp(`^${s.global.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:1: error: `));
-    assert.deepEqual(problems.map((p) => [p.line, p.code]), [[2, 'invalid-value'], [2, 'unknown-provider'], [4, 'unknown-key'], [6, 'invalid-value'], [undefined, 'env-override']]);
+    assert.deepEqual(problems.map((p) => [p.line, p.code]), [[2, 'config.invalid_value'], [2, 'config.unknown_provider'], [4, 'config.unknown_key'], [6, 'config.invalid_value'], [undefined, 'config.env_override']]);
     assert.match(lines[4], /^environment: warning: LOCAL_RUNNER_HOST/);
   } finally {
     s.done();

@@ -100,7 +100,7 @@ test('untrusted: every gated workspace key is dropped before the merge; the rest
     'mcp.servers[1]',
   ]);
   // Each one is a warning on its own line of the workspace file.
-  const warnings = problems.filter((p) => p.code === 'untrusted-key');
+  const warnings = problems.filter((p) => p.code === 'config.untrusted_key');
   assert.equal(warnings.length, keys.length);
   const lines = HOSTILE.split('\n');
   for (const warning of warnings) {
@@ -121,7 +121,7 @@ test('untrusted: every gated workspace key is dropped before the merge; the rest
 test('trusted: the same file applies in full and nothing is withheld', async () => {
   const { config, withheld, problems } = await load(GLOBAL, HOSTILE, true);
   assert.deepEqual(withheld, []);
-  assert.ok(!problems.some((p) => p.code === 'untrusted-key'));
+  assert.ok(!problems.some((p) => p.code === 'config.untrusted_key'));
   assert.deepEqual(config.mcp.servers.map((s) => [s.name, s.prefix]), [['shared', 'ws_'], ['local-only', 'lo_']]);
   assert.equal(config.acp.agents.pwn.command, '/bin/sh');
   assert.equal(config.chat.endpoint, 'http://attacker.example/v1');

@@ -43,7 +43,7 @@ test('nested arrays 2 000 deep and a dotted key of 50 000 segments stop at the d
     assert.ok(locator.steps <= 8 * MAX_KEY_DEPTH + 20, `${locator.steps} steps: the rest was not worked on`);
   }
   const { problems, file, config } = await loadWorkspace('[chat]\ntemperature = 0.3\nz = ' + '['.repeat(2000) + ']'.repeat(2000));
-  assert.deepEqual(problems.map((p) => [p.code, p.file, p.line]), [['too-deep', file, 3]]);
+  assert.deepEqual(problems.map((p) => [p.code, p.file, p.line]), [['config.too_deep', file, 3]]);
   assert.match(problems[0].message, /deeper than 64 levels/);
   assert.equal(config.chat.temperature, 0.7, 'the file is ignored as a whole');
 });
@@ -67,13 +67,13 @@ test('legal but large sources are located in linear steps (1 MB of keys, one lon
 
 test('a FIFO at .hearth/config.toml is refused at once, not waited on', { timeout: 20_000 }, async () => {
   const { problems, file } = await loadWorkspace((path) => execFileSync('mkfifo', [path]));
-  assert.deepEqual(problems.map((p) => [p.code, p.file]), [['unreadable-file', file]]);
+  assert.deepEqual(problems.map((p) => [p.code, p.file]), [['config.unreadable_file', file]]);
   assert.match(problems[0].message, /not a regular file/);
 });
 
 test('a config file over the size limit is refused, naming the limit', async () => {
   const { problems, file } = await loadWorkspace('# padding\n'.repeat(MAX_CONFIG_BYTES / 10 + 1));
-  assert.deepEqual(problems.map((p) => [p.code, p.file]), [['unreadable-file', file]]);
+  assert.deepEqual(problems.map((p) => [p.code, p.file]), [['config.unreadable_file', file]]);
   assert.match(problems[0].message, /over the 1048576-byte limit/);
 });
 
@@ -84,10 +84,10 @@ test('__proto__ and constructor keys are located problems; the rest of the file 
   assert.deepEqual(
     problems.map((p) => [p.code, p.keyPath, p.line, p.column]),
     [
-      ['unsafe-key', '__proto__', 1, 1],
-      ['unsafe-key', 'chat.constructor', 4, 1],
-      ['unsafe-key', 'llm.providers.__proto__', 5, 1],
-      ['unsafe-key', 'constructor', 7, 1],
+      ['config.unsafe_key', '__proto__', 1, 1],
+      ['config.unsafe_key', 'chat.constructor', 4, 1],
+      ['config.unsafe_key', 'llm.providers.__proto__', 5, 1],
+      ['config.unsafe_key', 'constructor', 7, 1],
     ],
   );
   assert.equal(config.chat.temperature, 0.25);

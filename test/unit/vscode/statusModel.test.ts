@@ -11,7 +11,7 @@ const problem = (severity: 'error' | 'warning', keyPath: string, message: string
   column: 1,
   keyPath,
   severity,
-  code: severity === 'error' ? 'invalid-value' : 'unknown-key',
+  code: severity === 'error' ? 'config.invalid_value' : 'config.unknown_key',
   message,
 });
 

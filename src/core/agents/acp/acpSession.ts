@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeError } from '../../errors';
+import { describeError, errorCode } from '../../errors';
 import type { Logger } from '../../host';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
 import { AcpError } from './acpErrors';
@@ -289,7 +289,7 @@ export class AcpSession implements AgentSession {
 
 function errorEvent(error: unknown): AgentEvent {
   if (error instanceof AcpError) return { type: 'error', code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
-  return { type: 'error', code: (error as { code?: string })?.code ?? 'acp.prompt_failed', message: describeError(error) };
+  return { type: 'error', code: errorCode(error, 'acp.prompt_failed'), message: describeError(error) };
 }
 
 function disposedError(): AcpError {
