@@ -16,6 +16,8 @@ import { kilnToolContext } from '../core/kiln/tools/kilnToolContext';
 import type { KilnIndex } from '../core/index/kilnIndex';
 import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { LlmRuntime } from '../core/llm/llmRuntime';
+import { toDisposable } from '../core/lifecycle/disposable';
+import { DisposableStore } from '../core/lifecycle/disposableStore';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
 import { version } from '../../package.json';
 import type { CommonFlags } from './cliContext';
@@ -91,13 +93,10 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
     log: llm.log,
     redactor: cli.redactor,
   });
-  const dispose = async () => {
-    await external.dispose();
-    await index?.dispose();
-    if (gateway) {
-      await gateway.stop();
-      gateway.dispose();
-    }
-  };
-  return { llm, catalog, external, workspaceRoot, kilnIndex: () => (index ??= createCliIndex(cli, io)), dispose };
+  // Ended in reverse: the agent processes first, then the index, then the upstream servers.
+  const owned = new DisposableStore(llm.log);
+  if (gateway) owned.add(gateway);
+  owned.add(toDisposable(() => index?.dispose()));
+  owned.add(external);
+  return { llm, catalog, external, workspaceRoot, kilnIndex: () => (index ??= createCliIndex(cli, io)), dispose: () => owned.dispose() };
 }

@@ -1,6 +1,6 @@
 /**
- * The composition root: every service is constructed here by hand and every disposable is pushed to
- * context.subscriptions. No singletons, no service locator.
+ * The composition root: every service is constructed here by hand and every disposable is added to
+ * one DisposableStore, which deactivate() awaits. No singletons, no service locator.
  *
  * Activation must succeed whatever the configuration holds (DESIGN.md decision 3): loading never
  * throws, each reaction to a reload is guarded on its own, and anything unexpected is logged.
@@ -11,6 +11,8 @@ import { describeError } from '../core/errors';
 import type { Logger, LogLevel } from '../core/host';
 import { effectiveLogLevel, levelFilteredLogger, redactingLogger, Redactor } from '../core/logging/redactingLogger';
 import { channelLogger } from './host/channelLogger';
+import type { Disposable } from '../core/lifecycle/disposable';
+import { DisposableStore } from '../core/lifecycle/disposableStore';
 import { registerConfigCommands } from './config/configCommands';
 import { ConfigDiagnostics } from './config/configDiagnostics';
 import { registerConfigSecrets } from '../core/config/configSecrets';
@@ -40,27 +42,34 @@ import type { ChatReviews } from '../core/chat/chatReviews';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
 
 /**
- * What deactivate waits for: the composition root's own record of the work that must end before the
- * extension host goes (agent and tool-server process trees, an index write in progress). VS Code
- * disposes the subscriptions only after deactivate's promise settles, without awaiting them.
+ * Everything activate() built, ended by deactivate() in reverse order of creation with each end
+ * awaited (agent and tool-server process trees, an index write in progress). VS Code disposes
+ * context.subscriptions only after deactivate's promise settles and without awaiting them, so this
+ * store is the one place the extension shuts down.
  */
-let shutdownWork: (() => Promise<unknown>)[] = [];
+let owned: DisposableStore | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const activationStarted = performance.now();
-  shutdownWork = [];
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
   // [logging].level ([cli].verbose = debug), with every known secret redacted.
   const channel = vscode.window.createOutputChannel('Hearth', { log: true });
-  context.subscriptions.push(channel);
   const redactor = new Redactor();
   let logLevel: LogLevel = 'info';
   const log = redactingLogger(levelFilteredLogger(channelLogger(channel), () => logLevel), redactor);
+  void owned?.dispose();
+  const store = new DisposableStore(log);
+  owned = store;
+  // Only a fallback: deactivate() has ended the store by the time VS Code disposes this.
+  context.subscriptions.push(store);
+  const own = (...members: Disposable[]) => members.forEach((member) => store.add(member));
+  // The channel goes last, so the rest can still log while they end.
+  own(channel);
 
   try {
     // Configuration: loaded from both files, reloaded live.
     const configService = new ConfigService(log);
-    context.subscriptions.push(configService);
+    own(configService);
     const host = new EditorHost(log, context.secrets, () => configService.current.config.cli);
 
     // What the user sees of the configuration. Every reaction to a reload is registered with
@@ -68,10 +77,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const diagnostics = new ConfigDiagnostics(log);
     const statusBar = new HearthStatusBar();
     const effectiveConfig = new EffectiveConfigDocument(configService);
-    context.subscriptions.push(diagnostics, statusBar, effectiveConfig, registerTrustCodeActions());
+    own(diagnostics, statusBar, effectiveConfig, registerTrustCodeActions());
     const reactions: [string, (loaded: LoadedConfig) => void][] = [];
     const onConfig = (what: string, react: (loaded: LoadedConfig) => void) => reactions.push([what, react]);
-    context.subscriptions.push(configService.onDidChange((loaded) => reactions.forEach(([what, react]) => guard(log, what, () => react(loaded)))));
+    own(configService.onDidChange((loaded) => reactions.forEach(([what, react]) => guard(log, what, () => react(loaded)))));
 
     onConfig('log level', (loaded) => (logLevel = effectiveLogLevel(loaded.config)));
     onConfig('diagnostics', (loaded) => diagnostics.update(loaded.problems));
@@ -84,7 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         log.warn(`could not resolve every configured secret: ${describeError(error)}`),
       );
     });
-    context.subscriptions.push(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
+    own(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
 
     // Features start one by one; one that fails to start is logged and the rest still run.
     const version = String(context.extension.packageJSON.version ?? '0.1.0');
@@ -101,7 +110,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         return openChangeJournal(root, configService.current.config.changes, log);
       };
       chatReviewCards = chatReviews(reviewer, () => journal()?.journal);
-      context.subscriptions.push(
+      own(
         snapshots,
         reviewer,
         vscode.commands.registerCommand(UNDO_LAST_AGENT_CHANGE_COMMAND, () =>
@@ -114,8 +123,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
       const controller = new GatewayController(host, redactor, version, reviewer);
       gateway = controller;
-      shutdownWork.push(() => controller.stop());
-      context.subscriptions.push(controller, ...registerGatewayCommands(controller));
+      own(controller, ...registerGatewayCommands(controller));
       // Only the [[mcp.servers]] entries that changed restart.
       onConfig('gateway', (loaded) => {
         void controller.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
@@ -131,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       llmRuntime = llm;
       const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
-      context.subscriptions.push(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
+      own(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
       refreshStatus = () => modelStatus.refresh();
     });
 
@@ -141,8 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const modelCache = vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath;
       const index = new IndexController(host, log, modelCache, redactor);
       kilnIndex = index;
-      shutdownWork.push(() => index.close());
-      context.subscriptions.push(
+      own(
         index,
         vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
         vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
@@ -158,7 +165,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     startFeature(log, 'chat', () => {
       // The chat view and panel, its commands and the agent status item, over the agent catalog
       // (internal cards + ACP agents offered the gateway); the walkthrough's checks beside it.
-      context.subscriptions.push(...registerSetupChecks(configService, () => llmRuntime));
+      own(...registerSetupChecks(configService, () => llmRuntime));
       if (!llmRuntime) throw new Error('the chat models did not start');
       const runtime = llmRuntime;
       const search = kilnIndex ? indexSemanticSearch(() => kilnIndex?.current) : undefined;
@@ -176,9 +183,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         semanticSearch: () => (kilnIndex?.current ? search : undefined),
         reviewer,
       });
-      shutdownWork.push(() => catalog.shutdown());
       const reviews = chatReviewCards ? { reviews: chatReviewCards } : {};
-      context.subscriptions.push(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...reviews }));
+      own(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...reviews }));
     });
 
     await configService.start();
@@ -189,9 +195,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  const work = shutdownWork;
-  shutdownWork = [];
-  await Promise.allSettled(work.map((end) => end()));
+  const store = owned;
+  owned = undefined;
+  await store?.dispose();
 }
 
 /** Runs one reaction to a config reload; a failure is logged and does not stop the others. */

@@ -67,7 +67,7 @@ async function latency(lines: BenchLine[]): Promise<void> {
   await viaServer.connect(clientSide);
   const g = await timeCalls(() => viaServer.callTool({ name: 'ev_echo', arguments: args }));
   await viaServer.close();
-  await gw.stop();
+  await gw.dispose();
 
   // Through `hearth gateway` as a separate process: client → gateway stdio → upstream stdio (two process hops).
   const { mkdtemp, mkdir, rm, writeFile } = await import('node:fs/promises');
@@ -111,7 +111,7 @@ async function listOverTen(lines: BenchLine[]): Promise<void> {
     count = (await client.listTools()).tools.length;
   });
   await client.close();
-  await gw.stop();
+  await gw.dispose();
   lines.push({ name: 'start 10 stdio upstreams (all ready)', value: ms(connectMs) });
   lines.push({ name: `tools/list over 10 upstreams, ${count} tools (p50 / p99)`, value: `${ms(list.p50)} / ${ms(list.p99)}` });
 }
@@ -136,7 +136,7 @@ async function crashToBack(lines: BenchLine[]): Promise<void> {
     });
     samples.push(performance.now() - started);
   }
-  await gw.stop();
+  await gw.dispose();
   samples.sort((a, b) => a - b);
   lines.push({ name: 'upstream SIGKILL → tools back (median of 3, 1 s backoff)', value: `${ms(samples[1])} (min ${ms(samples[0])}, max ${ms(samples[2])})` });
 }

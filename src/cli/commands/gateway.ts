@@ -6,6 +6,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { COMMON_HELP, parseCommandLine, UsageError, type CommonFlags } from '../cliContext';
 import { createGatewayContext, settleWithin, type Confirmer } from '../gatewayContext';
 import type { CliIo } from '../cliIo';
+import { toDisposable } from '../../core/lifecycle/disposable';
+import { DisposableStore } from '../../core/lifecycle/disposableStore';
 
 const HELP = `Usage: hearth gateway [--http PORT] [--yes] [--workspace DIR]
 
@@ -51,9 +53,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   };
   const { loaded, host, gateway, kilnTools } = await createGatewayContext(io, options.flags, confirmer);
   const serverOptions = { gateway, kilnTools, log: host.log };
+  // Ended in reverse on the way out: the server the client talks to, then the upstream trees.
+  const owned = new DisposableStore(host.log);
+  owned.add(gateway);
   // Child trees must not outlive us even on an abrupt exit.
   const onExit = () => gateway.killNow();
   process.on('exit', onExit);
+  owned.add(toDisposable(() => void process.off('exit', onExit)));
   await settleWithin(gateway.applyConfig(loaded.config.mcp.servers), 5000);
   const { ready, total } = gateway.health();
   host.log.info(`gateway: ${kilnTools.length} kiln tools, ${ready}/${total} upstreams ready`);
@@ -63,11 +69,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const signal of signals) process.once(signal, () => finish());
 
-  let closeServer: () => Promise<void>;
   if (options.http !== undefined) {
-    const handle = await serveGatewayHttp({ ...serverOptions, port: options.http });
+    const handle = owned.add(await serveGatewayHttp({ ...serverOptions, port: options.http }));
     io.stdout.write(`Hearth gateway: ${handle.url}\nAuthorization: Bearer ${handle.token}\n`);
-    closeServer = () => handle.close();
   } else {
     const session = createGatewayServer(serverOptions);
     stdioServer = session.server;
@@ -75,15 +79,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // The client closing our stdin is the normal way a stdio MCP server is told to stop.
     io.stdin.once('end', () => finish());
     io.stdin.once('close', () => finish());
+    owned.add(
+      toDisposable(async () => {
+        await session.dispose();
+        await session.server.close();
+      }),
+    );
     await session.server.connect(transport);
-    closeServer = async () => {
-      session.dispose();
-      await session.server.close();
-    };
   }
   await finished;
-  await closeServer().catch(() => {});
-  await gateway.stop();
-  process.off('exit', onExit);
+  await owned.dispose();
   return 0;
 }

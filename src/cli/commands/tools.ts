@@ -55,6 +55,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    await gateway.stop();
+    await gateway.dispose();
   }
 }

@@ -124,11 +124,13 @@ export class Gateway {
     this.changed();
   }
 
-  /** Stops every upstream and ends every process tree the gateway started. */
-  stop(): Promise<void> {
-    return this.serialized(async () => {
+  /** Stops every upstream, ends every process tree the gateway started, then drops its listeners. */
+  async dispose(): Promise<void> {
+    await this.serialized(async () => {
       await Promise.all([...this.upstreams.entries()].map(([name, entry]) => this.remove(name, entry.upstream)));
     });
+    this._onDidChange.dispose();
+    this._onDidChangeTools.dispose();
   }
 
   /** For `process.on('exit')` and editor shutdown: signals every stdio server tree synchronously (SIGKILL by default). */
@@ -184,11 +186,6 @@ export class Gateway {
     const route = this.routes.get(exposedName);
     if (!route) throw new GatewayError('gateway.unknown_tool', `No tool named "${exposedName}" is served by the gateway`);
     return route.upstream.callTool(route.originalName, args, signal);
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
-    this._onDidChangeTools.dispose();
   }
 
   private changed(): void {

@@ -20,7 +20,7 @@ export interface GatewayHttpOptions extends GatewayServerOptions {
   now?: () => number;
 }
 
-export interface GatewayHttpHandle {
+export interface GatewayHttpHandle extends Disposable {
   /** `http://127.0.0.1:PORT/mcp` */
   url: string;
   port: number;
@@ -30,7 +30,8 @@ export interface GatewayHttpHandle {
   readonly sessionCount: number;
   /** Closes the sessions idle past `sessionIdleMs` (also done every minute); returns how many. */
   expireIdle(): Promise<number>;
-  close(): Promise<void>;
+  /** Closes every session and the listening socket. */
+  dispose(): Promise<void>;
 }
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -152,7 +153,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       return sessions.size;
     },
     expireIdle,
-    async close() {
+    async dispose() {
       clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();

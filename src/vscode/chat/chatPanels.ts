@@ -121,8 +121,9 @@ export class ChatPanels implements vscode.WebviewViewProvider, vscode.Disposable
     return this.surfaces.current ? [this.surfaces.current] : [];
   }
 
-  dispose(): void {
-    void this.surfaces.dispose();
+  /** Ends the open conversation (and its agent session), then the views; deactivate() awaits it. */
+  async dispose(): Promise<void> {
     for (const d of this.disposables) d.dispose();
+    await this.surfaces.dispose();
   }
 }

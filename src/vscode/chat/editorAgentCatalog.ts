@@ -123,13 +123,9 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
     return agents;
   }
 
-  /** Ends every agent process tree and waits for them (deactivate awaits it). */
-  async shutdown(): Promise<void> {
-    await Promise.allSettled(this.externals.map((agents) => agents.dispose()));
-  }
-
-  dispose(): void {
+  /** Ends every agent process tree and waits for them; deactivate() awaits it. */
+  async dispose(): Promise<void> {
     process.off('exit', this.onExit);
-    void this.shutdown();
+    await Promise.allSettled(this.externals.map((agents) => agents.dispose()));
   }
 }

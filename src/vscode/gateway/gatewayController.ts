@@ -153,20 +153,14 @@ export class GatewayController implements vscode.Disposable {
     this.statusItem.show();
   }
 
-  /** Ends every upstream process tree and closes the endpoint (dispose() starts it). */
-  async stop(): Promise<void> {
-    await Promise.allSettled([this.http?.close(), this.gateway.stop()]);
-  }
-
-  dispose(): void {
+  /** Ends every upstream process tree and closes the endpoint; deactivate() awaits it. */
+  async dispose(): Promise<void> {
     // Synchronous part first: the extension host may exit before anything async completes, so every
-    // tree gets SIGTERM now; stop() then escalates to SIGKILL and the exit hook is the last resort.
+    // tree gets SIGTERM now; the gateway's dispose then escalates to SIGKILL and the exit hook is the last resort.
     this.gateway.killNow('SIGTERM');
     const subscriptions = this.disposables.splice(0);
-    void this.stop().finally(() => {
-      for (const disposable of subscriptions) disposable.dispose();
-      this.gateway.dispose();
-    });
+    await Promise.allSettled([this.http?.dispose(), this.gateway.dispose()]);
+    for (const disposable of subscriptions) disposable.dispose();
   }
 }
 

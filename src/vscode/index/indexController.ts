@@ -133,18 +133,14 @@ export class IndexController implements vscode.Disposable {
     vscode.window.showInformationMessage('Hearth: the index was cleared.');
   }
 
-  /** Stops watching and closes the index, waiting for a write in progress to finish. */
-  async close(): Promise<void> {
+  /** Stops watching and closes the index, waiting for a write in progress to finish; deactivate() awaits it. */
+  async dispose(): Promise<void> {
+    clearTimeout(this.retry);
     clearTimeout(this.timer);
     this.watcher?.dispose();
-    await this.index?.dispose();
-  }
-
-  dispose(): void {
-    clearTimeout(this.retry);
-    void this.close();
     this.statusItem.dispose();
     this._onDidChangeIndex.dispose();
+    await this.index?.dispose();
   }
 
   private requireIndex(): KilnIndex | undefined {

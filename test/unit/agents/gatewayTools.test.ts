@@ -37,7 +37,7 @@ before(async () => {
   await writeFiles(kiln, KILN_NOTES);
 });
 after(async () => {
-  await gateway.stop();
+  await gateway.dispose();
   gateway.dispose();
   await server.stop();
   await cleanup();

@@ -130,7 +130,7 @@ test('an MCP client of the gateway (as the editor serves it) has its edit staged
   } finally {
     await client.close();
     session.dispose();
-    await gateway.stop();
+    await gateway.dispose();
   }
 });
 

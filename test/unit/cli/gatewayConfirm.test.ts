@@ -20,7 +20,7 @@ test('gateway host confirm: client answer, refusal naming --yes, --yes, confirm_
       stdin.write('y\n'); // never read: stdin is the protocol here
       const ctx = await createGatewayContext({ stdout: new PassThrough(), stderr, stdin, env: { XDG_CONFIG_HOME: join(root, 'xdg'), HEARTH_TRUST: '1' }, cwd: root }, flags, async () => answer);
       const confirmed = await ctx.host.confirm('Delete the note "a.md"?');
-      await ctx.gateway.stop();
+      await ctx.gateway.dispose();
       return { confirmed, text };
     };
     assert.deepEqual(await run({}, true), { confirmed: true, text: '' });

@@ -114,7 +114,7 @@ describe('symlink swap races: zero escapes (issue 13 item 2)', () => {
     } finally {
       await client.close();
       session.dispose();
-      await gateway.stop();
+      await gateway.dispose();
     }
   });
 

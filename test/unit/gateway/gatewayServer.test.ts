@@ -115,7 +115,7 @@ describe('the gateway as an MCP server', () => {
     } finally {
       await client.close();
       session.dispose();
-      await gateway.stop();
+      await gateway.dispose();
     }
   });
 
@@ -131,8 +131,8 @@ describe('the gateway as an MCP server', () => {
       handle = await serveGatewayHttp({ gateway, kilnTools, log: silentLogger, port: 0 });
     });
     after(async () => {
-      await handle.close();
-      await gateway.stop();
+      await handle.dispose();
+      await gateway.dispose();
     });
 
     test('with the bearer token: tools listed and called; list_changed announced when an upstream goes', async () => {

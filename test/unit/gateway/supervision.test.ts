@@ -28,7 +28,7 @@ describe('supervision of upstreams', () => {
     gateways.push(gateway);
     return gateway;
   };
-  after(() => Promise.all(gateways.map((g) => g.stop())));
+  after(() => Promise.all(gateways.map((g) => g.dispose())));
 
   test('a long exposed name is shortened with a stable hash and still routes to the original tool', async () => {
     const gateway = make();
@@ -190,7 +190,7 @@ describe('supervision of upstreams', () => {
     await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 5000, 't1 back');
     const [leader1b, child1b] = await pids('t1');
     const [leader2, child2] = await pids('t2');
-    await gateway.stop();
+    await gateway.dispose();
     // Signals are asynchronous: give the kernel a moment to reap the grandchildren.
     await waitFor(() => [leader1b, child1b, leader2, child2].every((pid) => !isAlive(pid)), 2000, 'every process of both trees ended');
   });
@@ -238,7 +238,7 @@ describe('supervision of upstreams', () => {
     assert.equal(pidOf(gateway, 'a'), pidA, 'a untouched');
     assert.ok(!isAlive(pidB), 'old b ended');
     const pids = [pidOf(gateway, 'a'), pidOf(gateway, 'b')];
-    await gateway.stop();
+    await gateway.dispose();
     for (const pid of pids) assert.ok(!isAlive(pid), `pid ${pid} ended`);
     assert.deepEqual(gateway.health(), { ready: 0, total: 0 });
   });

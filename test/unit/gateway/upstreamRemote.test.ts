@@ -17,7 +17,7 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     const child = await startEverythingHttp('sse', port);
     cleanups.push(() => stopChild(child));
     const gateway = new Gateway(testGatewayOptions());
-    cleanups.push(() => gateway.stop());
+    cleanups.push(() => gateway.dispose());
     await gateway.applyConfig([serverConfig({ name: 'sse', prefix: 'sse_', transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     assert.ok(gateway.hasTool('sse_echo'));
@@ -29,7 +29,7 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     let child = await startEverythingHttp('sse', port);
     cleanups.push(() => stopChild(child));
     const gateway = new Gateway(testGatewayOptions());
-    cleanups.push(() => gateway.stop());
+    cleanups.push(() => gateway.dispose());
     await gateway.applyConfig([serverConfig({ name: 'sse', prefix: 'sse_', transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready');
     await stopChild(child);
@@ -44,7 +44,7 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     let child = await startEverythingHttp('streamableHttp', port);
     cleanups.push(() => stopChild(child));
     const gateway = new Gateway(testGatewayOptions());
-    cleanups.push(() => gateway.stop());
+    cleanups.push(() => gateway.dispose());
     await gateway.applyConfig([serverConfig({ name: 'web', prefix: 'web_', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     assert.match(textOf(await gateway.callTool('web_echo', { message: 'over http' })), /over http/);
@@ -73,7 +73,7 @@ describe('upstreams over SSE and streamable HTTP (server-everything on 127.0.0.1
     });
     process.env.HEARTH_TEST_SSE_TOKEN = 'tok-123';
     const gateway = new Gateway(testGatewayOptions());
-    cleanups.push(() => gateway.stop());
+    cleanups.push(() => gateway.dispose());
     await gateway.applyConfig([serverConfig({ name: 'rec', prefix: 'rec_', transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, auth_header: 'Bearer {env:HEARTH_TEST_SSE_TOKEN}' } })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     const seen = JSON.parse(textOf(await gateway.callTool('rec_whoami', {}))) as string[];

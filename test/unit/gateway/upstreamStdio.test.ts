@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 describe('upstreams over stdio (server-everything, server-filesystem)', () => {
   const gateway = new Gateway(testGatewayOptions());
-  after(() => gateway.stop());
+  after(() => gateway.dispose());
 
   test('tools are exposed with the prefix, filtered by allow/block globs on the upstream name, and callable', async () => {
     const dir = await tempDir('fs');

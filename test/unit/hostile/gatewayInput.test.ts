@@ -117,8 +117,8 @@ test('the HTTP gateway answers 413 to a body over the limit, expires idle sessio
     assert.ok(Array.isArray((await clients[3].listTools()).tools), 'the one in use lives on');
   } finally {
     await Promise.allSettled(clients.map((client) => client.close()));
-    await handle.close();
-    await gateway.stop();
+    await handle.dispose();
+    await gateway.dispose();
   }
 });
 
@@ -138,8 +138,8 @@ test('thousands of idle sessions do not pile up: opening them keeps the count at
     }
     assert.equal(handle.sessionCount, 8);
   } finally {
-    await handle.close();
-    await gateway.stop();
+    await handle.dispose();
+    await gateway.dispose();
   }
 });
 

@@ -40,7 +40,7 @@ test('a tool result over max_message_mb fails that call, the upstream reconnects
     await waitFor(() => gateway.statuses().find((s) => s.name === 'fs')?.state.kind === 'ready', 60_000, 'fs to reconnect');
     assert.match(textOf(await gateway.callTool('fs_read_text_file', { path: join(dir, 'small.txt') })), /still here/);
   } finally {
-    await gateway.stop();
+    await gateway.dispose();
   }
 });
 
@@ -62,7 +62,7 @@ for (const mode of ['no-newline', 'lines'] as const) {
       const written = Number(await waitFor(() => { try { return readFileSync(count, 'utf8'); } catch { return undefined; } }, 20_000, 'the server to exit'));
       assert.ok(written < 4 * MB, `${written} bytes written before the server was ended`);
     } finally {
-      await gateway.stop();
+      await gateway.dispose();
     }
   });
 }
@@ -94,7 +94,7 @@ for (const mode of ['streamableHttp', 'sse'] as const) {
       await waitFor(() => gateway.statuses()[0].state.kind === 'ready', 60_000, 'the remote upstream to reconnect');
       assert.match(textOf(await gateway.callTool('r_echo', { message: 'small again' })), /small again/);
     } finally {
-      await gateway.stop();
+      await gateway.dispose();
       await stopChild(server);
     }
   });
