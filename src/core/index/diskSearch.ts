@@ -18,9 +18,13 @@ export async function textModeSearch(kilnRoot: string, rules: ScanRules, query: 
 export async function propertyModeSearch(kilnRoot: string, rules: ScanRules, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
   const wanted = parsePropertyQuery(query);
   const notes = await propertySearch(kilnRoot, rules, wanted, limit, signal);
-  return notes.map((note) => {
-    const fields = noteProperties(note);
-    const shown = wanted.map(([key]) => `${key}: ${JSON.stringify(fields[key])}`).join(', ');
-    return { path: note.path, title: note.title, heading: '', startLine: 1, endLine: Math.max(1, note.bodyStartLine - 1), score: 1, snippet: shown.slice(0, 200) };
-  });
+  return notes.map((note) => propertyResult({ path: note.path, title: note.title, fields: noteProperties(note), endLine: Math.max(1, note.bodyStartLine - 1) }, wanted));
+}
+
+/** A property search's note as a result (its frontmatter lines, the wanted properties as the snippet), wherever it was found. */
+export function propertyResult(
+  note: { path: string; title: string; fields: Record<string, unknown>; endLine: number }, wanted: readonly (readonly [string, unknown])[],
+): SearchResult {
+  const shown = wanted.map(([key]) => `${key}: ${JSON.stringify(note.fields[key])}`).join(', ');
+  return { path: note.path, title: note.title, heading: '', startLine: 1, endLine: note.endLine, score: 1, snippet: shown.slice(0, 200) };
 }

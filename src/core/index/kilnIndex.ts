@@ -14,7 +14,9 @@ import { vectorsByTextHash } from './copyVectors';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore';
 import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore';
-import { propertyModeSearch, textModeSearch } from './diskSearch';
+import { propertyModeSearch, propertyResult, textModeSearch } from './diskSearch';
+import { parsePropertyQuery } from '../kiln/propertySearch';
+import { StoreLexicon } from './storeLexicon';
 import { scanKiln } from '../kiln/kilnScanner';
 
 export interface KilnIndexOptions {
@@ -48,6 +50,8 @@ export class KilnMissingError extends HearthError {
   }
 }
 
+/** Notes asked of a store's own full-text search in hybrid: at least as many as the phrase re-ranking reads. */
+const LEXICAL_DEPTH = 30;
 /** Chunks asked of the vector side per note wanted (notes have several chunks each). */
 const CHUNKS_PER_NOTE = 5;
 
@@ -192,16 +196,26 @@ export class KilnIndex {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? 10;
     if (!query.trim()) return [];
+    // The team database answers every mode itself (full-text, property, HNSW); the flat stores
+    // search the notes on disk for text and property, and their own BM25 for the lexical side.
+    const store = this.kind === 'postgres' || (mode !== 'text' && mode !== 'property') ? await this.store() : undefined;
+    if (mode === 'text' && store?.lexicalSearch) {
+      const lexicon = await StoreLexicon.search(store, query, request.chunks ? limit * 2 : limit);
+      return toResults(lexicon.ranked(request.chunks ? limit * 2 : limit), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+    }
+    if (mode === 'property' && store?.propertySearch) {
+      const wanted = parsePropertyQuery(query);
+      return (await store.propertySearch(wanted, limit)).map((note) => propertyResult(note, wanted));
+    }
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
       const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
-    if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
-    const store = await this.store();
+    if (mode === 'property' || !store) return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     if (mode === 'hybrid' && request.lexicalOnly) {
-      const lexicon = await this.bm25(store);
+      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.bm25(store);
       const notes = request.chunks ? limit * 2 : limit;
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
       const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
@@ -214,9 +228,11 @@ export class KilnIndex {
     if (mode === 'semantic') {
       ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);
     } else {
-      const lexicon = await this.bm25(store);
-      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
       const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
+      // The store's own full-text search also scores the notes the vector side found.
+      const vectorNotes = [...new Set(nearest.map((h) => h.chunk.notePath))];
+      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes) : await this.bm25(store);
+      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
       ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });

@@ -1,4 +1,4 @@
-import type { LexicalQuery, NoteBm25 } from './noteBm25';
+import type { LexicalQuery } from './noteBm25';
 import { joinHeading, roundScore, type SearchResult } from './searchResult';
 import { makeSnippet } from './snippet';
 import { tokenize } from './tokenize';
@@ -49,6 +49,15 @@ export function rankSemantic(hits: SearchHit[], limit: number): RankedNote[] {
     .slice(0, limit);
 }
 
+/** What ranking asks of the lexical side: NoteBm25 in process, or a store's own full-text search (StoreLexicon). */
+export interface LexicalRanker {
+  /** Relevance (0–1) by note path of the notes the lexical side found. */
+  relevances(q: LexicalQuery): Map<string, number>;
+  /** One section's own relevance (0–1). */
+  sectionRelevance(q: LexicalQuery, chunk: ChunkRecord): number;
+  chunksOf(notePath: string): ChunkRecord[] | undefined;
+}
+
 /**
  * Hybrid: each candidate note (the lexical top and every note the vector side found) scores
  * `LEXICAL_WEIGHT · lexical + (1 − LEXICAL_WEIGHT) · cosine`, both relevances in 0–1, so a note
@@ -61,7 +70,7 @@ export interface HybridOptions {
   chunksOf?: (notePath: string) => ChunkRecord[];
 }
 
-export function rankHybrid(lexicon: NoteBm25, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
+export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
   const lexical = lexicon.relevances(q);
   const { byChunk, byNote } = vectorSide(hits);

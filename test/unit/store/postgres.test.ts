@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
+import { SCHEMA_VERSION } from '../../../src/core/index/store/postgresSchema';
 import { pgIndex, startOpenAiEmbeddings, startPgServer, type CountingEmbedder, type PgServer } from './pgHelpers';
 
 const NOTES: Record<string, string> = {
@@ -109,7 +110,7 @@ test('a schema from a newer Hearth is refused with a clear message and left as i
     await again.dispose();
     assert.equal((await client.query('SELECT version FROM hearth_schema')).rows[0].version, 99, 'not altered');
   } finally {
-    await client.query('UPDATE hearth_schema SET version = 1');
+    await client.query('UPDATE hearth_schema SET version = $1', [SCHEMA_VERSION]);
     await client.end();
     await index.dispose();
     removeKiln(kiln);

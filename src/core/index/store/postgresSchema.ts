@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { HearthError } from '../../errors';
 
 /** The schema version this Hearth writes; a database at a higher one was migrated by a newer Hearth. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Any key: every Hearth serialises its migrations on it (pg_advisory_xact_lock takes a bigint). */
 const MIGRATION_LOCK = 0x4865617274680001n;
@@ -17,6 +17,12 @@ const MIGRATION_LOCK = 0x4865617274680001n;
  * fixed dimension; each model gets its own partial HNSW index over a cast to its dimension
  * (ensureVectorIndex).
  */
+/** Accented Latin letters (upper and lower case) and their plain lower-case letter, for hearth_words. */
+const FOLD_FROM =
+  'ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝàáâãäåçèéêëìíîïñòóôõöùúûüýÿĀāĂăĄąĆćĈĉĊċČčĎďĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįİĴĵĶķĹĺĻļĽľŃńŅņŇňŌōŎŏŐőŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽžƠơƯưǍǎǏǐǑǒǓǔǕǖǗǘǙǚǛǜǞǟǠǡǦǧǨǩǪǫǬǭǰǴǵǸǹǺǻȀȁȂȃȄȅȆȇȈȉȊȋȌȍȎȏȐȑȒȓȔȕȖȗȘșȚțȞȟȦȧȨȩȪȫȬȭȮȯȰȱȲȳ';
+const FOLD_TO =
+  'aaaaaaceeeeiiiinooooouuuuyaaaaaaceeeeiiiinooooouuuuyyaaaaaaccccccccddeeeeeeeeeegggggggghhiiiiiiiiijjkkllllllnnnnnnoooooorrrrrrssssssssttttuuuuuuuuuuuuwwyyyzzzzzzoouuaaiioouuuuuuuuuuaaaaggkkoooojggnnaaaaaaeeeeiiiioooorrrruuuusstthhaaeeooooooooyy';
+
 const MIGRATIONS: string[] = [
   `CREATE EXTENSION IF NOT EXISTS vector;
    CREATE TABLE hearth_models (
@@ -60,6 +66,30 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX hearth_chunks_text_hash ON hearth_chunks (text_hash);
    CREATE INDEX hearth_chunks_tsv ON hearth_chunks USING gin (tsv);`,
+  // 1 → 2: full-text search in the database. hearth_words folds what the 'simple' configuration
+  // leaves (accents, upper case the C locale keeps; Chinese, Japanese and Korean written without
+  // spaces become one word per character), so one config serves every language. The weighted
+  // tsvector is generated from the note's title and file name (A), the first chunk's text (B: a
+  // note's opening says what it is about), the heading path (C) and the body (D); ts_rank's
+  // weights make a title word count four times a body word. Existing rows are filled in place:
+  // nothing is embedded again.
+  `CREATE OR REPLACE FUNCTION hearth_words(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $words$
+     SELECT regexp_replace(translate(lower(t), '${FOLD_FROM}', '${FOLD_TO}'),
+       '([\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff])', ' \\1 ', 'g')
+   $words$;
+   ALTER TABLE hearth_chunks ADD COLUMN IF NOT EXISTS title text NOT NULL DEFAULT '';
+   ALTER TABLE hearth_chunks ADD COLUMN IF NOT EXISTS heading text NOT NULL DEFAULT '';
+   UPDATE hearth_chunks c SET title = n.title, heading = array_to_string(c.heading_path, ' ')
+     FROM hearth_notes n WHERE n.kiln = c.kiln AND n.path = c.path;
+   DROP INDEX IF EXISTS hearth_chunks_tsv;
+   ALTER TABLE hearth_chunks DROP COLUMN IF EXISTS tsv;
+   ALTER TABLE hearth_chunks DROP COLUMN IF EXISTS search_tsv;
+   ALTER TABLE hearth_chunks ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (
+     setweight(to_tsvector('simple', hearth_words(title || ' ' || regexp_replace(path, '^.*/|\\.[^.]*$', '', 'g'))), 'A')
+     || setweight(to_tsvector('simple', hearth_words(heading)), 'C')
+     || setweight(to_tsvector('simple', hearth_words(text)), (CASE WHEN ordinal = 0 THEN 'B' ELSE 'D' END)::"char")
+   ) STORED;
+   CREATE INDEX IF NOT EXISTS hearth_chunks_search ON hearth_chunks USING gin (search_tsv);`,
 ];
 
 /** The database was migrated by a newer Hearth: it is refused, never altered. */

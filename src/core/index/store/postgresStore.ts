@@ -4,7 +4,10 @@ import { chunkTextHash } from '../chunkText';
 import { normalized } from './quantize';
 import { createPool, databaseError, describeDatabase } from './postgresConnection';
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
-import { StoreUsageError, type ChunkRecord, type NoteMeta, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
+import { lexicalRows, propertyRows } from './postgresSearch';
+import {
+  StoreUsageError, type ChunkRecord, type LexicalNote, type NoteMeta, type PropertyNote, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore,
+} from './vectorStore';
 
 export interface PostgresStoreOptions {
   /** Resolved connection URL (secret: never shown; `where` names the database in messages). */
@@ -139,9 +142,9 @@ export class PostgresStore implements VectorStore {
       await client.query('DELETE FROM hearth_chunks WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]);
       if (records.length > 0) {
         await client.query(
-          `INSERT INTO hearth_chunks (kiln, path, ordinal, heading_path, start_line, end_line, text, text_hash)
-           SELECT $1, $2, o, ARRAY(SELECT jsonb_array_elements_text(hp::jsonb)), s, e, tx, th
-           FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[]) AS t(o, hp, s, e, tx, th)`,
+          `INSERT INTO hearth_chunks (kiln, path, ordinal, heading_path, start_line, end_line, text, text_hash, title, heading)
+           SELECT $1, $2, o, ARRAY(SELECT jsonb_array_elements_text(hp::jsonb)), s, e, tx, th, $9, hd
+           FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $10::text[]) AS t(o, hp, s, e, tx, th, hd)`,
           [
             this.options.kilnId,
             notePath,
@@ -151,6 +154,8 @@ export class PostgresStore implements VectorStore {
             records.map((r) => r.endLine),
             records.map((r) => r.text),
             records.map((r) => r.textHash),
+            title,
+            records.map((r) => r.headingPath.join(' ')),
           ],
         );
       }
@@ -219,6 +224,32 @@ export class PostgresStore implements VectorStore {
     }
     // The relaxed iterative scan may return neighbours slightly out of order.
     return hits.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /**
+   * Full-text search in the database (the weighted `search_tsv`, its GIN index, ts_rank), grouped
+   * into notes there. Chunks another writer changed since the last refresh are left out.
+   */
+  async lexicalSearch(query: string, notes: number, alsoPaths: readonly string[] = []): Promise<LexicalNote[]> {
+    const rows = await this.withClient((client) => lexicalRows(client, this.options.kilnId, query, notes, alsoPaths));
+    const found = new Map<string, LexicalNote>();
+    for (const row of rows) {
+      const chunk = this.notes.get(row.path)?.chunks[row.ordinal];
+      if (!chunk) continue;
+      let note = found.get(row.path);
+      if (!note) found.set(row.path, (note = { path: row.path, relevance: row.note, sections: [] }));
+      note.sections.push({ chunk, relevance: row.section });
+    }
+    return [...found.values()];
+  }
+
+  /** Property search over the frontmatter `jsonb` and tags, in the database. */
+  propertySearch(wanted: readonly (readonly [string, string])[], limit: number): Promise<PropertyNote[]> {
+    return this.withClient((client) => propertyRows(client, this.options.kilnId, wanted, limit));
+  }
+
+  noteChunks(notePath: string): ChunkRecord[] {
+    return [...(this.notes.get(notePath)?.chunks ?? [])];
   }
 
   *chunks(): Iterable<ChunkRecord> {

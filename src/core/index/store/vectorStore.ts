@@ -45,6 +45,21 @@ export interface SearchOptions {
   filter?: (chunk: ChunkRecord) => boolean;
 }
 
+/** One note found by a store's own full-text search: relevances in 0–1, sections best first. */
+export interface LexicalNote {
+  path: string;
+  relevance: number;
+  sections: { chunk: ChunkRecord; relevance: number }[];
+}
+
+/** One note found by a store's own property search (the fields a property search sees). */
+export interface PropertyNote {
+  path: string;
+  title: string;
+  fields: Record<string, unknown>;
+  endLine: number;
+}
+
 export type StoreKind = 'flat' | 'vectra' | 'postgres';
 
 /**
@@ -80,6 +95,14 @@ export interface VectorStore {
   noteHashes(): Map<string, string>;
   /** Top-k by cosine similarity, exact float32 ranking, best first (staged writes: flat sees them, vectra after commit). */
   search(query: Float32Array, k: number, options?: SearchOptions): Promise<SearchHit[]>;
+  /**
+   * The store ranks words itself (the team database: full-text search over a weighted tsvector):
+   * the best `notes` notes for the query plus those in `alsoPaths`, each with its matching chunks.
+   * KilnIndex then builds no BM25 of its own; stores without it get the in-process one.
+   */
+  lexicalSearch?(query: string, notes: number, alsoPaths?: readonly string[]): Promise<LexicalNote[]>;
+  /** The store answers property search itself (`key=value` pairs, all wanted), in path order. */
+  propertySearch?(wanted: readonly (readonly [string, string])[], limit: number): Promise<PropertyNote[]>;
   /** Every chunk (for BM25 / text search); order unspecified. */
   chunks(): Iterable<ChunkRecord>;
   /** One note's chunks (search shows a note's sections); stores without it are scanned with chunks(). */

@@ -1,0 +1,65 @@
+import type { LexicalQuery } from './noteBm25';
+import type { LexicalRanker, RankedNote } from './noteRanking';
+import { tokenize } from './tokenize';
+import type { ChunkRecord, LexicalNote, VectorStore } from './store/vectorStore';
+
+/** As NoteBm25's query: a pasted page is read this far, and this many of its distinct words count. */
+const MAX_QUERY_CHARS = 4000;
+const MAX_QUERY_TERMS = 256;
+
+/**
+ * The lexical side of a store that ranks words itself (the team database's full-text search),
+ * shaped for the one hybrid ranking (rankHybrid) and for text mode: the store's notes with their
+ * relevances, looked up by path and chunk. Its query's words only serve the phrase and title
+ * re-ranking of hybrid search; the store's own parser decided what matched.
+ */
+export class StoreLexicon implements LexicalRanker {
+  private readonly byPath = new Map<string, LexicalNote>();
+  private readonly bySection = new Map<string, number>();
+
+  private constructor(
+    private readonly store: VectorStore,
+    readonly notes: LexicalNote[],
+  ) {
+    for (const note of notes) {
+      this.byPath.set(note.path, note);
+      for (const s of note.sections) this.bySection.set(s.chunk.id, s.relevance);
+    }
+  }
+
+  /** The store's best `notes` notes for the query, and the relevance of those in `alsoPaths`. */
+  static async search(store: VectorStore, query: string, notes: number, alsoPaths?: readonly string[]): Promise<StoreLexicon> {
+    if (!store.lexicalSearch) throw new TypeError(`The ${store.kind} store has no full-text search of its own.`);
+    return new StoreLexicon(store, await store.lexicalSearch(query, notes, alsoPaths));
+  }
+
+  query(text: string): LexicalQuery {
+    const terms = [...new Set(tokenize(text.slice(0, MAX_QUERY_CHARS)))].slice(0, MAX_QUERY_TERMS).map((term) => ({ id: undefined, text: term, idf: 1 }));
+    return { text: text.slice(0, MAX_QUERY_CHARS), terms, norm: terms.length };
+  }
+
+  relevances(): Map<string, number> {
+    return new Map(this.notes.map((note) => [note.path, note.relevance]));
+  }
+
+  sectionRelevance(_q: LexicalQuery, chunk: ChunkRecord): number {
+    return this.bySection.get(chunk.id) ?? 0;
+  }
+
+  chunksOf(notePath: string): ChunkRecord[] | undefined {
+    return this.store.noteChunks?.(notePath);
+  }
+
+  /** Text mode: the notes as the store ranked them, each with its matching sections best first. */
+  ranked(limit: number): RankedNote[] {
+    return this.notes.slice(0, limit).map((note) => ({
+      path: note.path,
+      score: note.relevance,
+      sections: note.sections
+        .map((s) => ({ chunk: s.chunk, score: s.relevance }))
+        .sort((a, b) => b.score - a.score || a.chunk.startLine - b.chunk.startLine)
+        // Every chunk carries the title: a note found by its title alone shows its opening, not every section.
+        .filter((s, i) => i === 0 || s.score > 0),
+    }));
+  }
+}
