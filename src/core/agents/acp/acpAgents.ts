@@ -8,6 +8,7 @@ import { limitsFromConfig, type AcpLimits } from './acpLimits';
 import { AcpSession } from './acpSession';
 import { defineAgents } from './agentProfiles';
 import { resolveAgentEnv } from './agentEnv';
+import type { AgentTransport } from './agentTransport';
 import { probeAgents, type ProbedAgent } from './discovery';
 import type { GatewayOffer } from './gatewayOffer';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
@@ -30,6 +31,8 @@ export interface AcpAgentsOptions {
   protection?: (cwd: string) => Omit<ProtectedPathRules, 'root'>;
   /** Review and journal of a session's file writes, per workspace ([chat].review_edits). */
   edits?: (cwd: string) => WorkspaceEdits | undefined;
+  /** How agents are started: each profile's command as a process group unless injected (tests run ACP peers in-process). */
+  transport?: AgentTransport;
 }
 
 /**
@@ -79,6 +82,7 @@ export class AcpAgents implements ExternalAgents {
       gateway: this.options.gateway?.(options.cwd),
       clientVersion: this.options.clientVersion,
       onDisposed: () => this.sessions.delete(session),
+      ...(this.options.transport ? { transport: this.options.transport } : {}),
     });
     this.sessions.add(session);
     try {

@@ -8,6 +8,7 @@ import { AgentConnection, rpcErrorText, type ClientSide } from './agentConnectio
 import { EventChannel } from './eventChannel';
 import type { GatewayOffer } from './gatewayOffer';
 import { AgentRequests } from './agentRequests';
+import type { AgentTransport } from './agentTransport';
 import { PermissionBroker } from './permissionBroker';
 import { promptBlocks } from './promptBlocks';
 import { StreamingWatchdog } from './streamingWatchdog';
@@ -35,6 +36,8 @@ export interface AcpSessionOptions {
   gateway?: GatewayOffer;
   clientVersion: string;
   onDisposed?: () => void;
+  /** How the agent is started (see AgentTransport); a process unless injected. */
+  transport?: AgentTransport;
 }
 
 interface Turn {
@@ -84,7 +87,7 @@ export class AcpSession implements AgentSession {
     return this.options.descriptor;
   }
 
-  /** The running agent's pid (tests and diagnostics); undefined when none runs. */
+  /** The running agent's pid (tests and diagnostics); undefined when none runs or it is not a process. */
   get pid(): number | undefined {
     return this.conn && !this.conn.exited ? this.conn.process.pid : undefined;
   }
@@ -241,6 +244,7 @@ export class AcpSession implements AgentSession {
       clientVersion: this.options.clientVersion,
       log: this.options.log,
       side: this.clientSide(),
+      transport: this.options.transport,
     })
       .then(async (conn) => {
         if (this.disposed) {

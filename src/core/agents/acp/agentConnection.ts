@@ -1,8 +1,9 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../../host';
 import { AcpError } from './acpErrors';
-import { AgentProcess } from './agentProcess';
+import { spawnAgent } from './agentProcess';
 import { agentStream } from './agentStream';
+import type { AgentChannel, AgentTransport } from './agentTransport';
 import { gatewayServers, type GatewayOffer } from './gatewayOffer';
 
 /** What the agent may ask of Hearth while the connection is up (implemented by the session). */
@@ -29,15 +30,17 @@ export interface ConnectOptions {
   clientVersion: string;
   log: Logger;
   side: ClientSide;
+  /** How the agent is started; the profile's command as a process group unless injected (tests run peers in-process). */
+  transport?: AgentTransport;
 }
 
 /**
- * One running agent process with an initialized ACP connection and one `session/new` session.
+ * One running agent with an initialized ACP connection and one `session/new` session.
  * A crash or a restart makes a new AgentConnection; the AcpSession above outlives them.
  */
 export class AgentConnection {
   private constructor(
-    readonly process: AgentProcess,
+    readonly process: AgentChannel,
     readonly connection: acp.ClientConnection,
     readonly sessionId: string,
     readonly agentCapabilities: acp.AgentCapabilities | undefined,
@@ -45,14 +48,15 @@ export class AgentConnection {
 
   static async open(options: ConnectOptions): Promise<AgentConnection> {
     const { log, agentName } = options;
-    let proc: AgentProcess;
+    let proc: AgentChannel;
     try {
-      proc = await AgentProcess.start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`acp ${agentName}: ${line}`) });
+      const start = options.transport ?? spawnAgent;
+      proc = await start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`acp ${agentName}: ${line}`) });
     } catch (error) {
       throw new AcpError('acp.spawn_failed', `Could not start agent "${agentName}" (${options.command}): ${(error as Error).message}`, `Check the command in [acp.agents.${agentName}] or install the agent.`, { cause: error });
     }
     const side = options.side;
-    const stream = agentStream(proc.child.stdout!, proc.child.stdin!, {
+    const stream = agentStream(proc.output, proc.input, {
       maxMessageBytes: options.maxMessageBytes,
       intercept(message) {
         side.onActivity();
@@ -117,7 +121,7 @@ export class AgentConnection {
 }
 
 /** The handshake, bounded by a time-out and by the process exiting first. */
-async function within<T>(work: Promise<T>, proc: AgentProcess, ms: number, agentName: string): Promise<T> {
+async function within<T>(work: Promise<T>, proc: AgentChannel, ms: number, agentName: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const fail = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new AcpError('acp.handshake_failed', `Agent "${agentName}" did not answer initialize/session/new within ${Math.round(ms / 1000)} s`)), ms);

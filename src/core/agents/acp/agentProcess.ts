@@ -1,26 +1,19 @@
 import type { ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { endGroup, killGroup, resolveCommand, spawnInGroup, StderrTail } from '../../process/processGroup';
-
-export interface AgentProcessOptions {
-  command: string;
-  args: string[];
-  /** The complete environment of the child. */
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  onStderrLine?: (line: string) => void;
-}
+import type { AgentChannel, AgentExit, AgentLaunch, AgentTransport } from './agentTransport';
 
 /**
  * An agent's process tree, its stdio, and the tail of its stderr (to explain crashes). Agents spawn
  * whole trees (node wrappers, the model CLI, its MCP servers): the process group is what is ended,
  * and it ends even when the host dies abruptly (see processGroup.ts).
  */
-export class AgentProcess {
+export class AgentProcess implements AgentChannel {
   private readonly stderrTail: StderrTail;
   private exited = false;
-  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exit: Promise<AgentExit>;
 
-  private constructor(readonly child: ChildProcess, options: AgentProcessOptions) {
+  private constructor(readonly child: ChildProcess, options: AgentLaunch) {
     this.exit = new Promise((resolve) => child.once('close', (code, signal) => {
       this.exited = true;
       resolve({ code, signal });
@@ -28,7 +21,7 @@ export class AgentProcess {
     this.stderrTail = new StderrTail(child, options.onStderrLine);
   }
 
-  static async start(options: AgentProcessOptions): Promise<AgentProcess> {
+  static async start(options: AgentLaunch): Promise<AgentProcess> {
     const child = spawnInGroup(await resolveCommand(options.command, options), options.args, options);
     await new Promise<void>((resolve, reject) => {
       child.once('error', reject);
@@ -41,6 +34,14 @@ export class AgentProcess {
     child.on('error', () => {});
     child.stdin?.on('error', () => {});
     return new AgentProcess(child, options);
+  }
+
+  get output(): Readable {
+    return this.child.stdout!;
+  }
+
+  get input(): Writable {
+    return this.child.stdin!;
   }
 
   get pid(): number | undefined {
@@ -66,3 +67,6 @@ export class AgentProcess {
     if (!this.exited) killGroup(this.child, 'SIGKILL');
   }
 }
+
+/** The production transport: the profile's command as a process group over stdio. */
+export const spawnAgent: AgentTransport = (launch) => AgentProcess.start(launch);

@@ -7,8 +7,35 @@ import type { Logger } from '../../../../src/core/host';
 import type { AgentEvent, AgentSessionHost, PermissionOutcome, PermissionRequest } from '../../../../src/core/agents/agentSession';
 import { AcpAgents, type AcpAgentsOptions } from '../../../../src/core/agents/acp/acpAgents';
 import type { AcpLimits } from '../../../../src/core/agents/acp/acpLimits';
+import { spawnAgent } from '../../../../src/core/agents/acp/agentProcess';
+import type { AgentTransport } from '../../../../src/core/agents/acp/agentTransport';
+import { serveScriptedAgent } from './fixtures/scriptedAgentScript.mjs';
+import { inProcessAgent, type InProcessChannel } from './inProcessAgent';
 
 export const FIXTURE = join(__dirname, 'fixtures', 'scriptedAgent.mjs');
+
+/**
+ * The scripted agent in the test's own process for every profile that runs FIXTURE; any other
+ * profile (a real agent, a script that dies at start) is spawned as in production. `channels`
+ * lists the in-process agents started, so a test sees restarts without pids.
+ */
+export function scriptedInProcess(): AgentTransport & { channels: InProcessChannel[] } {
+  const inProcess = inProcessAgent((peer) =>
+    serveScriptedAgent(peer.stream, {
+      env: peer.launch.env,
+      args: peer.launch.args.slice(1),
+      writeRaw: peer.writeRaw,
+      crash(code, stderr) {
+        peer.writeStderr(stderr);
+        peer.exit(code);
+      },
+      spawnChild: () => {
+        throw new Error('an in-process agent has no process tree: use createAgents({ spawn: true })');
+      },
+    }),
+  );
+  return Object.assign((launch: Parameters<AgentTransport>[0]) => (launch.args[0] === FIXTURE ? inProcess(launch) : spawnAgent(launch)), { channels: inProcess.channels });
+}
 
 /** A profile that runs the scripted agent with this very node. */
 export function fixtureProfile(extra: Partial<AcpAgentProfile> = {}): AcpAgentProfile {
@@ -44,11 +71,19 @@ export class ScriptedHost implements AgentSessionHost {
   }
 }
 
-export function createAgents(overrides: { profiles?: Record<string, AcpAgentProfile>; limits?: Partial<AcpLimits>; acp?: Record<string, unknown> } & Partial<AcpAgentsOptions> = {}) {
+/**
+ * External agents as production builds them. The scripted agent runs in process unless `spawn` is
+ * set: tests whose subject is the process (crash, stderr, process-group kill) spawn it.
+ */
+export function createAgents(overrides: { profiles?: Record<string, AcpAgentProfile>; limits?: Partial<AcpLimits>; acp?: Record<string, unknown>; spawn?: boolean } & Partial<AcpAgentsOptions> = {}) {
   const log = new RecordingLog();
+  const { spawn, ...options } = overrides;
+  const transport = scriptedInProcess();
   const config = AcpSchema.parse({ enable_discovery: false, ...overrides.acp, agents: overrides.profiles ?? { scripted: fixtureProfile() } });
-  const agents = new AcpAgents({ config, confirmDestructive: true, log, env: { ...process.env }, clientVersion: '0.0.0-test', ...overrides, limits: { ...FAST_LIMITS, ...overrides.limits } });
-  return { agents, log };
+  const agents = new AcpAgents({
+    config, confirmDestructive: true, log, env: { ...process.env }, clientVersion: '0.0.0-test', ...(spawn ? {} : { transport }), ...options, limits: { ...FAST_LIMITS, ...overrides.limits },
+  });
+  return { agents, log, channels: transport.channels };
 }
 
 export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {

@@ -4,8 +4,9 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentEvent } from '../../../../src/core/agents/agentSession';
-import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
+import type { AcpError } from '../../../../src/core/agents/acp/acpErrors';
 import { collect, createAgents, FIXTURE, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
+import { inProcessAgent } from './inProcessAgent';
 
 describe('ACP session lifecycle', () => {
   let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
@@ -28,25 +29,38 @@ describe('ACP session lifecycle', () => {
   });
 
   test('one turn at a time: a second prompt while one runs is refused; a reader that stops early cancels its turn', async () => {
-    const { agents } = createAgents();
-    const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
+    const { agents, channels } = createAgents();
+    const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
     try {
       const first = session.prompt('slow')[Symbol.asyncIterator]();
       assert.equal((await first.next()).value?.type, 'text');
       const busy = await collect(session.prompt('echo no'));
       assert.equal(busy[0].type === 'error' && busy[0].code, 'acp.busy');
-      // Stop reading: the turn is cancelled, and the next one runs on the same process.
-      const pid = session.pid;
+      // Stop reading: the turn is cancelled, and the next one runs on the same agent.
       await first.return?.();
       const next: AgentEvent[] = await collect(session.prompt('echo after'));
       assert.equal(textOf(next), 'after', JSON.stringify(next));
-      assert.equal(session.pid, pid);
+      assert.ok(channels.length === 1 && !channels[0].hasExited, 'not restarted');
     } finally {
       await session.dispose();
     }
   });
 
-  test('a host that dies abruptly (SIGKILL) takes the agent and its children with it', async () => {
+  test('an injected agent that ends during start-up, or never answers, fails with the same coded errors as a process', async () => {
+    const dies = inProcessAgent((peer) => {
+      peer.writeStderr('login required\n');
+      peer.exit(4);
+    });
+    const first = createAgents({ transport: dies });
+    await assert.rejects(first.agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir }), (error: AcpError) => error.code === 'acp.agent_exited' && /code 4.*login required/.test(error.message));
+    // Reads its input and says nothing: the start-up time-out ends it.
+    const mute = inProcessAgent(() => {});
+    const second = createAgents({ transport: mute, limits: { startTimeoutMs: 300 } });
+    await assert.rejects(second.agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir }), (error: AcpError) => error.code === 'acp.handshake_failed' && /within/.test(error.message));
+    assert.ok(mute.channels[0].hasExited, 'the silent agent was ended');
+  });
+
+  test('subprocess: a host that dies abruptly (SIGKILL) takes the agent and its children with it', async () => {
     const host = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'hostThatDies.ts'), FIXTURE, workspace.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     const hostExited = new Promise((resolve) => host.once('exit', resolve));
     let pids: { agent: number; child: number } | undefined;

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../../../../src/core/agents/agentSession';
 import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
 import { collect, createAgents, fixtureProfile, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 
-describe('ACP session with a real agent over stdio', () => {
+describe('ACP session with the scripted agent (in process; a subprocess where the process is the subject)', () => {
   let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
   before(async () => (workspace = await tempWorkspace()));
   after(() => workspace.cleanup());
@@ -68,7 +68,7 @@ describe('ACP session with a real agent over stdio', () => {
   });
 
   test('cancel: aborting the signal sends session/cancel and the turn ends cancelled; the session goes on', async () => {
-    const { agents } = createAgents();
+    const { agents, channels } = createAgents();
     const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
     try {
       const controller = new AbortController();
@@ -79,16 +79,16 @@ describe('ACP session with a real agent over stdio', () => {
       }
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled' });
       assert.ok(!events.some((event) => event.type === 'error'));
-      const pid = (session as AcpSession).pid;
-      assert.ok(pid && isAlive(pid), 'the agent honoured the cancel and keeps running');
+      assert.ok(channels.length === 1 && !channels[0].hasExited, 'the agent honoured the cancel and keeps running');
       assert.equal(textOf(await collect(session.prompt('echo next'))), 'next');
+      assert.equal(channels.length, 1, 'on the same agent');
     } finally {
       await session.dispose();
     }
   });
 
-  test('a crash mid-turn is reported with the agent stderr, and the next prompt restarts the agent', async () => {
-    const { agents } = createAgents();
+  test('subprocess: a crash mid-turn is reported with the agent stderr, and the next prompt restarts the agent', async () => {
+    const { agents } = createAgents({ spawn: true });
     const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
     try {
       const firstPid = session.pid;
@@ -148,45 +148,43 @@ describe('ACP session with a real agent over stdio', () => {
   });
 
   test('streaming time-out: a silent turn is cancelled and reported; an agent that ignores the cancel is restarted', async () => {
-    const { agents } = createAgents({ limits: { streamingIdleMs: 800, cancelGraceMs: 300 } });
-    const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
+    const { agents, channels } = createAgents({ limits: { streamingIdleMs: 800, cancelGraceMs: 300 } });
+    const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
     try {
-      const silentPid = session.pid!;
       const events = await collect(session.prompt('silent'));
       assert.equal(textOf(events), 'going quiet');
       const error = events.find((event) => event.type === 'error');
       assert.ok(error && error.type === 'error' && error.code === 'acp.streaming_timeout', JSON.stringify(events));
       assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled' });
-      assert.ok(await waitFor(() => !isAlive(silentPid)), 'the stuck agent was stopped');
+      assert.ok(await waitFor(() => channels[0].hasExited), 'the stuck agent was stopped');
       // Updates keep a long turn alive: `slow` streams every 20 ms for well past the time-out.
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 2000);
       const slow = await collect(session.prompt('slow', [], controller.signal));
       assert.ok(!slow.some((event) => event.type === 'error'), 'no time-out while updates flow');
       assert.deepEqual(slow.at(-1), { type: 'done', stopReason: 'cancelled' });
-      assert.notEqual(session.pid, silentPid);
+      assert.equal(channels.length, 2, 'a fresh agent ran the second turn');
     } finally {
       await session.dispose();
     }
   });
 
   test('session time-out: an idle session stops its process; the next prompt starts it again', async () => {
-    const { agents, log } = createAgents({ limits: { sessionIdleMs: 300 } });
-    const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
+    const { agents, log, channels } = createAgents({ limits: { sessionIdleMs: 300 } });
+    const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
     try {
       await collect(session.prompt('echo one'));
-      const pid = session.pid!;
-      assert.ok(await waitFor(() => !isAlive(pid)), 'idle process exited');
-      assert.equal(session.pid, undefined);
+      assert.ok(await waitFor(() => channels[0].hasExited), 'the idle agent was stopped');
       assert.ok(log.lines.some((line) => /idle/.test(line)));
       assert.equal(textOf(await collect(session.prompt('echo two'))), 'two');
+      assert.equal(channels.length, 2, 'started again');
     } finally {
       await session.dispose();
     }
   });
 
-  test('dispose ends the whole process tree (the agent and what it spawned)', async () => {
-    const { agents } = createAgents();
+  test('subprocess: dispose ends the whole process tree (the agent and what it spawned)', async () => {
+    const { agents } = createAgents({ spawn: true });
     const session = (await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir })) as AcpSession;
     const agentPid = session.pid!;
     const text = textOf(await collect(session.prompt('child')));
