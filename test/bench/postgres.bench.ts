@@ -1,15 +1,19 @@
-// `npm run bench` part `postgres`: the postgres store against PGlite (PostgreSQL 17 + pgvector
+// `npm run bench` part `postgres`: the postgres store against PGlite (PostgreSQL 18 + pgvector
 // 0.8 compiled to WASM, served over the real wire protocol by pglite-server on loopback). PGlite
 // runs every connection on one single-threaded backend: these are PGlite's figures, not a real
-// server's. Index and search of N chunks (clustered random unit vectors, 128 dims), search
-// p50/p95, HNSW recall@10 against exact ranking (ef_search set per query), and a team's second
-// member indexing an already indexed kiln (embedding calls and time against the first member's,
-// both with the same OpenAI-compatible embedder on loopback answering after 20 ms per request).
+// server's. Index and search of N chunks (pseudo-text, clustered random unit vectors, 128 dims):
+// text, semantic and hybrid search p50/p95, HNSW recall@10 against exact ranking (ef_search set
+// per query), and a team's second member indexing an already indexed kiln (embedding calls and
+// time against the first member's, both with the same OpenAI-compatible embedder on loopback
+// answering after 20 ms per request). Sizes: HEARTH_BENCH_PG_SIZES (default 10000; 100000 is
+// opt-in, about a quarter of an hour on PGlite); HEARTH_BENCH_PG_CAP_MS caps each size's indexing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresStore } from '../../src/core/index/store/postgresStore';
 import type { ChunkRecord } from '../../src/core/index/store/vectorStore';
+import { rankHybrid } from '../../src/core/index/noteRanking';
+import { StoreLexicon } from '../../src/core/index/storeLexicon';
 import { makeKiln, removeKiln } from '../unit/index/kilnIndexHelpers';
 import { pgIndex, startOpenAiEmbeddings, startPgServer } from '../unit/store/pgHelpers';
 
@@ -45,6 +49,28 @@ function clustered(count: number, random: () => number): Float32Array[] {
   });
 }
 
+/** Pseudo-words (syllables), picked with a heavy head as real text is: a few common, most rare. */
+function vocabulary(random: () => number, size: number): string[] {
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'to', 'va', 'shi', 'por', 'den', 'gal', 'tre', 'um', 'bis', 'fen', 'qua'];
+  const words = new Set<string>();
+  while (words.size < size) {
+    const n = 2 + Math.floor(random() * 3);
+    words.add(Array.from({ length: n }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
+  }
+  return [...words];
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/**
+ * N chunks of pseudo-text (10 per note: a three-word title, a heading, 40–80 words) with clustered
+ * vectors, written through the store one transaction per note; then per mode 100 searches: text
+ * (three words of one chunk, the database's full-text search grouped into notes), semantic (HNSW,
+ * k = 10 chunks, recall@10 against exact) and hybrid (both lists fused by rankHybrid, as
+ * KilnIndex.search does).
+ */
 async function sizeBench(url: string, n: number): Promise<{ label: string; value: string }[]> {
   const label = `PGlite ${n / 1000}k chunks x ${DIM}`;
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-pg-'));
@@ -52,38 +78,67 @@ async function sizeBench(url: string, n: number): Promise<{ label: string; value
   try {
     const random = rng(n);
     const vectors = clustered(n, random);
+    const words = vocabulary(random, 8000);
+    const word = () => words[Math.floor(words.length * random() ** 2.5)];
+    const texts: string[] = [];
     await store.open();
     const started = performance.now();
     const perNote = 10;
     let written = 0;
     for (let note = 0; written < n; note++) {
       const path = `n${note}.md`;
+      const title = `${word()} ${word()} ${word()}`;
       const count = Math.min(perNote, n - written);
-      const chunks: ChunkRecord[] = Array.from({ length: count }, (_, i) => ({
-        id: `${path}#${i}`, notePath: path, title: `Note ${note}`, headingPath: [], startLine: i + 1, endLine: i + 1,
-        text: `chunk ${written + i} of note ${note}`, contentHash: `h${note}`, textHash: `bench-${n}-${written + i}`,
-      }));
+      const chunks: ChunkRecord[] = Array.from({ length: count }, (_, i) => {
+        const text = Array.from({ length: 40 + Math.floor(random() * 40) }, word).join(' ');
+        texts.push(text);
+        return {
+          id: `${path}#${i}`, notePath: path, title, headingPath: [`${word()} ${word()}`], startLine: i * 5 + 1, endLine: i * 5 + 4,
+          text, contentHash: `h${note}`, textHash: `bench-${n}-${written + i}`,
+        };
+      });
       await store.upsertNote(path, chunks, vectors.slice(written, written + count), `h${note}`);
       written += count;
       if (performance.now() - started > CAP_MS) break;
     }
     const buildMs = performance.now() - started;
-    const lines = [{ label: `${label}: index (HNSW maintained, one transaction per 10-chunk note)`, value: written < n ? `stopped at ${written} chunks after ${(buildMs / 1000).toFixed(0)} s (cap)` : `${(buildMs / 1000).toFixed(1)} s (${((written / buildMs) * 1000).toFixed(0)} chunks/s)` }];
+    const lines = [{ label: `${label}: index (HNSW and GIN maintained, one transaction per 10-chunk note)`, value: written < n ? `stopped at ${written} chunks after ${(buildMs / 1000).toFixed(0)} s (cap)` : `${(buildMs / 1000).toFixed(1)} s (${((written / buildMs) * 1000).toFixed(0)} chunks/s)` }];
     const live = vectors.slice(0, written);
-    const times: number[] = [];
+    const times = { text: [] as number[], semantic: [] as number[], hybrid: [] as number[] };
     let overlap = 0;
+    let textFound = 0;
+    let hybridFound = 0;
     for (let q = 0; q < QUERIES; q++) {
-      const query = live[Math.floor(random() * live.length)].map((x) => x + (random() - 0.5) * 0.05);
-      const t = performance.now();
+      const source = Math.floor(random() * live.length);
+      const wanted = `n${Math.floor(source / perNote)}.md`;
+      const chunkWords = texts[source].split(' ');
+      const text = Array.from({ length: 3 }, () => chunkWords[Math.floor(random() * chunkWords.length)]).join(' ');
+      const query = live[source].map((x) => x + (random() - 0.5) * 0.05);
+      let t = performance.now();
+      const lexical = await StoreLexicon.search(store, text, 10);
+      const textTop = lexical.ranked(10);
+      times.text.push(performance.now() - t);
+      if (textTop.some((note) => note.path === wanted)) textFound++;
+      t = performance.now();
       const hits = await store.search(query, 10);
-      times.push(performance.now() - t);
+      times.semantic.push(performance.now() - t);
+      t = performance.now();
+      const nearest = await store.search(query, 50);
+      const fused = await StoreLexicon.search(store, text, 30, [...new Set(nearest.map((h) => h.chunk.notePath))]);
+      const hybrid = rankHybrid(fused, fused.query(text), nearest, 10, { chunksOf: (path) => store.noteChunks(path) });
+      times.hybrid.push(performance.now() - t);
+      if (hybrid.some((note) => note.path === wanted)) hybridFound++;
       const exact = live.map((v, i) => ({ i, s: dot(v, query) })).sort((a, b) => b.s - a.s).slice(0, 10).map((e) => `bench-${n}-${e.i}`);
       const got = new Set(hits.map((h) => h.chunk.textHash));
       overlap += exact.filter((h) => got.has(h)).length / 10;
     }
-    times.sort((a, b) => a - b);
-    lines.push({ label: `${label}: search p50 / p95 (k = 10, ef_search 100)`, value: `${times[QUERIES / 2].toFixed(1)} / ${times[Math.floor(QUERIES * 0.95)].toFixed(1)} ms` });
+    for (const [mode, list] of Object.entries(times)) {
+      list.sort((a, b) => a - b);
+      const what = mode === 'text' ? 'full-text, 3 words, 10 notes' : mode === 'semantic' ? 'HNSW, k = 10, ef_search 100' : 'HNSW 50 + full-text 30 notes, fused';
+      lines.push({ label: `${label}: ${mode} search p50 / p95 (${what})`, value: `${pct(list, 0.5).toFixed(1)} / ${pct(list, 0.95).toFixed(1)} ms` });
+    }
     lines.push({ label: `${label}: HNSW recall@10 vs exact`, value: (overlap / QUERIES).toFixed(3) });
+    lines.push({ label: `${label}: source note in the top 10 (text / hybrid)`, value: `${textFound / QUERIES} / ${hybridFound / QUERIES}` });
     return lines;
   } finally {
     await store.close();
@@ -127,7 +182,7 @@ async function secondMember(url: string): Promise<{ label: string; value: string
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+  const sizes = (process.env.HEARTH_BENCH_PG_SIZES ?? '10000').split(',').map(Number);
   void runPostgresBench(sizes).then((lines) => {
     for (const line of lines) console.log(`${line.label}: ${line.value}`);
   });

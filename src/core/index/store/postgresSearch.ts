@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { noNul } from './postgresNoteRows';
 
 /**
  * ts_rank weights {D, C, B, A}: body, heading path, a note's opening chunk, title and file name
@@ -109,7 +110,3 @@ export async function propertyRows(client: PoolClient, kiln: string, wanted: rea
   }));
 }
 
-/** PostgreSQL text cannot hold U+0000: the stored notes were written without it, so are queries. */
-function noNul(value: string): string {
-  return value.replaceAll('\u0000', '');
-}

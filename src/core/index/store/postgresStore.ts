@@ -5,6 +5,7 @@ import { normalized } from './quantize';
 import { createPool, databaseError, describeDatabase } from './postgresConnection';
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
 import { lexicalRows, propertyRows } from './postgresSearch';
+import { lockNote, noNul, writeNoteRows } from './postgresNoteRows';
 import {
   StoreUsageError, type ChunkRecord, type LexicalNote, type NoteMeta, type PropertyNote, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore,
 } from './vectorStore';
@@ -121,9 +122,8 @@ export class PostgresStore implements VectorStore {
       ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk),
       text: noNul(chunk.text), title: noNul(chunk.title), headingPath: chunk.headingPath.map(noNul),
     }));
-    const title = records[0]?.title ?? notePath;
     await this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['hearth-note', this.options.kilnId, notePath])]);
+      await lockNote(client, this.options.kilnId, notePath);
       if (records.length > 0) {
         await client.query(
           `INSERT INTO hearth_embeddings (model_id, text_hash, embedding)
@@ -132,33 +132,7 @@ export class PostgresStore implements VectorStore {
           [this.modelId, records.map((r) => r.textHash), vectors.map((v) => toSql(Array.from(normalized(v))))],
         );
       }
-      await client.query(
-        `INSERT INTO hearth_notes (kiln, path, content_hash, title, frontmatter, tags, links, updated_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6::text[], $7::text[], now())
-         ON CONFLICT (kiln, path) DO UPDATE SET content_hash = EXCLUDED.content_hash, title = EXCLUDED.title,
-           frontmatter = EXCLUDED.frontmatter, tags = EXCLUDED.tags, links = EXCLUDED.links, updated_at = now()`,
-        [this.options.kilnId, notePath, hash, title, JSON.stringify(meta?.frontmatter ?? {}, (_key, value: unknown) => (typeof value === 'string' ? noNul(value) : value)), (meta?.tags ?? []).map(noNul), (meta?.links ?? []).map(noNul)],
-      );
-      await client.query('DELETE FROM hearth_chunks WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]);
-      if (records.length > 0) {
-        await client.query(
-          `INSERT INTO hearth_chunks (kiln, path, ordinal, heading_path, start_line, end_line, text, text_hash, title, heading)
-           SELECT $1, $2, o, ARRAY(SELECT jsonb_array_elements_text(hp::jsonb)), s, e, tx, th, $9, hd
-           FROM unnest($3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $10::text[]) AS t(o, hp, s, e, tx, th, hd)`,
-          [
-            this.options.kilnId,
-            notePath,
-            records.map((_, i) => i),
-            records.map((r) => JSON.stringify(r.headingPath)),
-            records.map((r) => r.startLine),
-            records.map((r) => r.endLine),
-            records.map((r) => r.text),
-            records.map((r) => r.textHash),
-            title,
-            records.map((r) => r.headingPath.join(' ')),
-          ],
-        );
-      }
+      await writeNoteRows(client, this.options.kilnId, notePath, hash, records, meta);
     });
     const previous = this.notes.get(notePath);
     this.live += records.length - (previous?.chunks.length ?? 0);
@@ -342,9 +316,4 @@ function toRecord(row: ChunkRow): ChunkRecord {
     contentHash: row.content_hash,
     textHash: row.text_hash,
   };
-}
-
-/** PostgreSQL text and jsonb cannot hold U+0000: a note carrying one (a YAML "\0" escape) is stored without it. */
-function noNul(value: string): string {
-  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
 }
