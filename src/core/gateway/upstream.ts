@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
@@ -8,9 +7,8 @@ import { scrubForeign, type Redactor } from '../logging/redactor';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { Emitter } from '../lifecycle/emitter';
 import { GatewayError, type GatewayErrorCode } from './gatewayErrors';
-import { ProcessTransport } from './processTransport';
 import { exposedToolName, toolFilter } from './toolNames';
-import { createUpstreamTransport, type SecretResolver } from './upstreamTransport';
+import { configuredTransport, type SecretResolver, type UpstreamConnection, type UpstreamTransportFactory } from './upstreamTransport';
 
 /** Where an upstream stands; hosts show this (status bar, "Show Tool Servers", `hearth tools`). */
 export type UpstreamState =
@@ -42,6 +40,8 @@ export interface UpstreamOptions {
   handshakeTimeoutMs?: number;
   /** Scrubs an upstream's own error text (and stderr) before it becomes a message, a state or a log line. */
   redactor?: Redactor;
+  /** Opens each connection; the entry's configured transport unless injected (tests run servers in-process). */
+  transport?: UpstreamTransportFactory;
 }
 
 const CLIENT_INFO = { name: 'hearth-gateway', version: '0.1.0' };
@@ -61,7 +61,7 @@ export function handshakeLimitMs(timeoutSecs: number): number {
  */
 export class Upstream {
   private client: Client | undefined;
-  private transport: Transport | undefined;
+  private transport: UpstreamConnection | undefined;
   /** Bumped on every connect/stop; callbacks from an older connection see the mismatch and do nothing. */
   private generation = 0;
   private attempt = 0;
@@ -121,7 +121,7 @@ export class Upstream {
 
   /** Synchronous (process exit, editor shutdown): signals a stdio server's whole tree without waiting. */
   killNow(signal?: NodeJS.Signals): void {
-    if (this.transport instanceof ProcessTransport) this.transport.killNow(signal);
+    this.transport?.killNow?.(signal);
   }
 
   dispose(): void {
@@ -177,9 +177,10 @@ export class Upstream {
     this.clearTimers();
     this.setState({ kind: 'connecting' });
     const log = this.options.log;
-    let transport: Transport | undefined;
+    let transport: UpstreamConnection | undefined;
     try {
-      transport = await createUpstreamTransport(this.config.transport, {
+      const open = this.options.transport ?? configuredTransport;
+      transport = await open(this.config, {
         env: this.options.env,
         resolveSecret: this.options.resolveSecret,
         cwd: this.options.cwd,
@@ -214,7 +215,7 @@ export class Upstream {
       this.startPing(gen);
     } catch (error) {
       // Whatever failed, the process (tree) we started must not outlive the attempt.
-      const stderr = transport instanceof ProcessTransport ? transport.stderr : '';
+      const stderr = transport?.stderr ?? '';
       await transport?.close().catch(() => {});
       if (gen !== this.generation) return;
       this.client = undefined;
@@ -223,7 +224,7 @@ export class Upstream {
     }
   }
 
-  private classify(error: unknown, stderr: string, connection?: Transport): GatewayError {
+  private classify(error: unknown, stderr: string, connection?: UpstreamConnection): GatewayError {
     const code = (error as NodeJS.ErrnoException)?.code;
     const transport = this.config.transport;
     if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
@@ -239,7 +240,7 @@ export class Upstream {
 
   /** Why this connection's stream was given up on (a message over max_message_mb, non-JSON output), if it was. */
   private brokenReason(transport = this.transport): string | undefined {
-    const broken = transport instanceof ProcessTransport ? transport.broken : undefined;
+    const broken = transport?.broken;
     return broken && `it ${broken.message}`;
   }
 

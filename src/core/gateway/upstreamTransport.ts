@@ -1,9 +1,9 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { TransportConfig } from '../config/schema';
+import type { McpServerConfig, TransportConfig } from '../config/schema';
 import { boundedFetch } from './boundedFetch';
-import { ProcessTransport } from './processTransport';
+import { ProcessTransport, type UpstreamStreamError } from './processTransport';
 
 /** Resolves `{env:VAR}` / `{secret:NAME}` references in config values (config/resolveSecret.ts). */
 export type SecretResolver = (value: string) => Promise<string | undefined>;
@@ -25,10 +25,33 @@ export interface TransportContext {
 }
 
 /**
+ * One upstream connection: the SDK's Transport, plus what a process-backed one can also tell.
+ * Every extra is optional, so any SDK transport (InMemoryTransport in tests) is one.
+ */
+export interface UpstreamConnection extends Transport {
+  /** Why the stream was given up on (a message over max_message_mb, non-JSON output), when it was. */
+  readonly broken?: UpstreamStreamError;
+  /** The tail of the server's stderr, to explain a failed start. */
+  readonly stderr?: string;
+  /** Synchronous, for exit handlers: ends the server's whole tree without waiting. */
+  killNow?(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * Opens one connection to an upstream, per connect attempt (reconnects call it again). Production
+ * uses `createUpstreamTransport`; tests inject in-process servers. A factory that reads bytes
+ * honours `ctx.maxMessageBytes` and reports an oversized message through `ctx.onTooLarge` (or `broken`).
+ */
+export type UpstreamTransportFactory = (server: McpServerConfig, ctx: TransportContext) => Promise<UpstreamConnection>;
+
+/** The production factory: the entry's configured transport. */
+export const configuredTransport: UpstreamTransportFactory = (server, ctx) => createUpstreamTransport(server.transport, ctx);
+
+/**
  * Builds the SDK transport for one upstream. References in `env` and `auth_header` are resolved
  * at connect time, so a rotated key is picked up by the next reconnect.
  */
-export async function createUpstreamTransport(config: TransportConfig, ctx: TransportContext): Promise<Transport> {
+export async function createUpstreamTransport(config: TransportConfig, ctx: TransportContext): Promise<UpstreamConnection> {
   switch (config.type) {
     case 'stdio': {
       const env: NodeJS.ProcessEnv = { ...ctx.env };

@@ -1,4 +1,4 @@
-// Upstream MCP tools through the real gateway (server-everything over stdio) in the internal loop:
+// Upstream MCP tools through the real gateway (server-everything, in process) in the internal loop:
 // a read-only tool runs at once, a tool not marked read-only asks first, a small model sees only
 // the read-only ones.
 import { after, before, test } from 'node:test';
@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { startInternalAgent } from '../../../src/core/agents/internal/internalAgents';
 import { BUILTIN_KILN_CARD } from '../../../src/core/agents/agentCards';
-import { everythingStdio, testGatewayOptions } from '../gateway/helpers';
+import { testGatewayOptions } from '../gateway/helpers';
+import { everything, inMemoryConfig, inMemoryUpstreams } from '../gateway/inMemoryUpstream';
 import { startMockLlm, type MockLlm } from '../llm/mockLlm';
 import { agentDeps, collect, KILN_NOTES, mockConfig, RecordingHost, tempDir, textOf, updates, writeFiles } from './helpers';
 
@@ -29,8 +30,8 @@ before(async () => {
   on((r) => has(r, 'KEY-toggle') && tools(r) === 1, { content: 'Done toggling.' });
   on((r) => has(r, 'KEY-toggle'), { toolCalls: [{ id: 'u_toggle', name: 'ev_toggle-simulated-logging', arguments: '{}' }] });
   on((r) => has(r, 'KEY-list'), { content: 'Listed.' });
-  gateway = new Gateway(testGatewayOptions());
-  await gateway.applyConfig([everythingStdio('everything', 'ev_', { allowed_tools: ['echo', 'get-sum', 'toggle-simulated-logging'] })]);
+  gateway = new Gateway(testGatewayOptions({ transport: inMemoryUpstreams({ everything }) }));
+  await gateway.applyConfig([inMemoryConfig('everything', 'ev_', { allowed_tools: ['echo', 'get-sum', 'toggle-simulated-logging'] })]);
   const made = await tempDir();
   kiln = made.dir;
   cleanup = made.cleanup;

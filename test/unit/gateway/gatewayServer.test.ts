@@ -14,7 +14,8 @@ import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '../../../src/core/host';
 import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
-import { EVERYTHING, everythingStdio, isAlive, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
+import { EVERYTHING, isAlive, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
+import { everything, inMemoryConfig, inMemoryUpstreams } from './inMemoryUpstream';
 
 async function makeWorkspace(): Promise<string> {
   const root = await tempDir('ws');
@@ -98,9 +99,9 @@ describe('the gateway as an MCP server', () => {
   });
 
   test('an upstream timeout comes back as an isError result and the connection lives on', async () => {
-    // Its own handshake limit: otherwise timeout_secs (1 s) bounds the start too, which a loaded machine can exceed.
-    const gateway = new Gateway(testGatewayOptions({ handshakeTimeoutMs: 30_000 }));
-    await gateway.applyConfig([everythingStdio('slow', 's_', { timeout_secs: 1, allowed_tools: ['echo', 'trigger-long-running-operation'] })]);
+    // server-everything in process: the subject is the timeout's mapping, not the process.
+    const gateway = new Gateway(testGatewayOptions({ transport: inMemoryUpstreams({ slow: everything }) }));
+    await gateway.applyConfig([inMemoryConfig('slow', 's_', { timeout_secs: 1, allowed_tools: ['echo', 'trigger-long-running-operation'] })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     const session = createGatewayServer({ gateway, kilnTools: [], log: silentLogger });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -125,8 +126,8 @@ describe('the gateway as an MCP server', () => {
     let kilnRoot: string;
     before(async () => {
       kilnRoot = await makeWorkspace();
-      gateway = new Gateway(testGatewayOptions());
-      await gateway.applyConfig([everythingStdio('every', 'ev_', { allowed_tools: ['echo'] })]);
+      gateway = new Gateway(testGatewayOptions({ transport: inMemoryUpstreams({ every: everything }) }));
+      await gateway.applyConfig([inMemoryConfig('every', 'ev_', { allowed_tools: ['echo'] })]);
       const kilnTools = createKilnTools({ kilnRoot, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false });
       handle = await serveGatewayHttp({ gateway, kilnTools, log: silentLogger, port: 0 });
     });

@@ -8,10 +8,10 @@ import type { GatewayError } from '../../../src/core/gateway/gatewayErrors';
 import { ProcessTransport } from '../../../src/core/gateway/processTransport';
 import { TOOL_NAME_PATTERN, exposedToolName } from '../../../src/core/gateway/toolNames';
 import { EVERYTHING, everythingStdio, isAlive, serverConfig, stopChild, testGatewayOptions, textOf, waitFor, tempDir } from './helpers';
+import { dynamic, everything, inMemoryConfig, inMemoryUpstreams, mute } from './inMemoryUpstream';
 
 const DYNAMIC = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
 const BAD = resolve('test/unit/gateway/fixtures/badHandshake.mjs');
-const SLOW_START = resolve('test/unit/gateway/fixtures/slowStart.mjs');
 
 function pidOf(gateway: Gateway, name: string): number {
   // The transport is private; the child's pid is what the test needs to kill it like a crash would.
@@ -31,9 +31,9 @@ describe('supervision of upstreams', () => {
   after(() => Promise.all(gateways.map((g) => g.dispose())));
 
   test('a long exposed name is shortened with a stable hash and still routes to the original tool', async () => {
-    const gateway = make();
+    const gateway = make({ transport: inMemoryUpstreams({ dyn: dynamic }) });
     const original = 'a_tool_with_a_really_long_name_that_keeps_going_and_going_beyond_limits';
-    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'dynamic_upstream_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    await gateway.applyConfig([inMemoryConfig('dyn', 'dynamic_upstream_')]);
     const tool = gateway.tools().find((t) => t.originalName === original)!;
     assert.ok(tool, 'long tool listed');
     assert.ok(tool.exposedName.length <= 64);
@@ -44,8 +44,8 @@ describe('supervision of upstreams', () => {
   });
 
   test('tools/list_changed from the upstream refreshes the served tools', async () => {
-    const gateway = make();
-    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'd_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    const gateway = make({ transport: inMemoryUpstreams({ dyn: dynamic }) });
+    await gateway.applyConfig([inMemoryConfig('dyn', 'd_')]);
     let announced = 0;
     gateway.onDidChangeTools(() => announced++);
     assert.ok(!gateway.hasTool('d_fresh'));
@@ -56,18 +56,17 @@ describe('supervision of upstreams', () => {
   });
 
   test('an upstream tool error comes back as a call error naming tool and upstream', async () => {
-    const gateway = make();
-    await gateway.applyConfig([serverConfig({ name: 'dyn', prefix: 'd_', transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC] } })]);
+    const gateway = make({ transport: inMemoryUpstreams({ dyn: dynamic }) });
+    await gateway.applyConfig([inMemoryConfig('dyn', 'd_')]);
     const result = await gateway.callTool('d_fail', {});
     assert.equal(result.isError, true);
     assert.match(textOf(result), /deliberate failure/);
   });
 
   test('timeout_secs bounds a call; the error names tool, upstream and limit', async () => {
-    // Without its own handshake limit the upstream's would be timeout_secs (1 s), and server-everything
-    // can take longer than that to start on a loaded machine: down, and its tools unknown.
-    const gateway = make({ handshakeTimeoutMs: 30_000 });
-    await gateway.applyConfig([everythingStdio('slow', 's_', { timeout_secs: 1 })]);
+    // The real server-everything, in process.
+    const gateway = make({ transport: inMemoryUpstreams({ slow: everything }) });
+    await gateway.applyConfig([inMemoryConfig('slow', 's_', { timeout_secs: 1 })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     const started = Date.now();
     await assert.rejects(gateway.callTool('s_trigger-long-running-operation', { duration: 5, steps: 5 }), (error: GatewayError) => {
@@ -82,7 +81,7 @@ describe('supervision of upstreams', () => {
     assert.match(textOf(await gateway.callTool('s_echo', { message: 'still here' })), /still here/);
   });
 
-  test('SIGKILLed upstream: calls fail at once while down, then its tools come back', async () => {
+  test('subprocess: SIGKILLed upstream: calls fail at once while down, then its tools come back', async () => {
     const gateway = make({ backoff: { initialMs: 700, maxMs: 1000, jitter: 0 } });
     await gateway.applyConfig([everythingStdio('crashy', 'c_')]);
     const pid = pidOf(gateway, 'crashy');
@@ -102,19 +101,21 @@ describe('supervision of upstreams', () => {
   });
 
   test('auto_reconnect = false stays down and says so', async () => {
-    const gateway = make();
-    await gateway.applyConfig([everythingStdio('once', 'o_', { auto_reconnect: false })]);
-    process.kill(pidOf(gateway, 'once'), 'SIGKILL');
+    const transport = inMemoryUpstreams({ once: everything });
+    const gateway = make({ transport });
+    await gateway.applyConfig([inMemoryConfig('once', 'o_', { auto_reconnect: false })]);
+    await transport.links.get('once')![0].drop();
     await waitFor(() => gateway.statuses()[0].state.kind === 'down', 5000, 'down');
     await new Promise((done) => setTimeout(done, 400));
     const state = gateway.statuses()[0].state;
     assert.ok(state.kind === 'down' && state.nextRetryAt === undefined);
     await assert.rejects(gateway.callTool('o_echo', { message: 'x' }), (error: GatewayError) => error.code === 'gateway.upstream_down' && /auto_reconnect is off/.test(error.message));
+    assert.equal(transport.links.get('once')!.length, 1, 'no reconnect was tried');
     await gateway.restart('once');
     assert.equal(gateway.statuses()[0].state.kind, 'ready');
   });
 
-  test('a command that does not exist: down with a clear spawn error', async () => {
+  test('subprocess: a command that does not exist: down with a clear spawn error', async () => {
     const gateway = make();
     await gateway.applyConfig([serverConfig({ name: 'ghost', prefix: 'g_', auto_reconnect: false, transport: { type: 'stdio', command: 'hearth-no-such-command-xyz' } })]);
     const state = gateway.statuses()[0].state;
@@ -123,7 +124,7 @@ describe('supervision of upstreams', () => {
     assert.match(state.kind === 'down' ? state.error : '', /hearth-no-such-command-xyz.*not found/);
   });
 
-  test('a server failing its handshake leaves no process behind (its own children included)', async () => {
+  test('subprocess: a server failing its handshake leaves no process behind (its own children included)', async () => {
     const dir = await tempDir('bad');
     const pidFile = join(dir, 'pids');
     const gateway = make({ handshakeTimeoutMs: 800 });
@@ -136,13 +137,14 @@ describe('supervision of upstreams', () => {
   });
 
   test('a server that starts slower than its timeout_secs still comes up (the handshake gets at least 30 s)', async () => {
-    const gateway = make();
-    await gateway.applyConfig([serverConfig({ name: 'late', prefix: 'l_', timeout_secs: 1, auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: [SLOW_START, '2500', EVERYTHING] } })]);
+    // server-everything, answering only after 1.5 s: longer than timeout_secs (1 s).
+    const gateway = make({ transport: inMemoryUpstreams({ late: (ctx) => ({ ...everything(ctx)!, startAfterMs: 1500 }) }) });
+    await gateway.applyConfig([inMemoryConfig('late', 'l_', { timeout_secs: 1, auto_reconnect: false })]);
     assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
     assert.match(textOf(await gateway.callTool('l_echo', { message: 'late but here' })), /late but here/);
   });
 
-  test('a server exiting at start reports its stderr', async () => {
+  test('subprocess: a server exiting at start reports its stderr', async () => {
     const gateway = make();
     await gateway.applyConfig([serverConfig({ name: 'exits', prefix: 'e_', auto_reconnect: false, transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API token"); process.exit(3)'] } })]);
     const state = gateway.statuses()[0].state;
@@ -150,7 +152,7 @@ describe('supervision of upstreams', () => {
     assert.match(state.kind === 'down' ? state.error : '', /missing API token/);
   });
 
-  test('stdio env: {env:VAR} resolved, the rest of the environment inherited', async () => {
+  test('subprocess: stdio env: {env:VAR} resolved, the rest of the environment inherited', async () => {
     process.env.HEARTH_TEST_SECRET = 's3cret-value';
     const gateway = make();
     await gateway.applyConfig([everythingStdio('envy', 'v_', { transport: { type: 'stdio', command: process.execPath, args: [resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'], env: { TOKEN: '{env:HEARTH_TEST_SECRET}', MODE: 'DEBUG' } } })]);
@@ -161,12 +163,11 @@ describe('supervision of upstreams', () => {
   });
 
   test('overlapping config reloads and a stop during a slow handshake leave exactly the last state', async () => {
-    // The slow server's handshake would run for 20 s: finishing well under that shows it was abandoned,
-    // with room left for starting server-everything twice on a loaded machine.
-    const gateway = make({ handshakeTimeoutMs: 20_000 });
-    const slow = serverConfig({ name: 'slow', prefix: 'sl_', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'process.stdin.resume()'] } });
-    const first = gateway.applyConfig([slow, everythingStdio('x', 'x_')]);
-    const second = gateway.applyConfig([everythingStdio('x', 'x_', { timeout_secs: 7 })]);
+    // The mute server's handshake would run for 20 s: finishing well under that shows it was abandoned.
+    const transport = inMemoryUpstreams({ slow: mute, x: everything });
+    const gateway = make({ handshakeTimeoutMs: 20_000, transport });
+    const first = gateway.applyConfig([inMemoryConfig('slow', 'sl_'), inMemoryConfig('x', 'x_')]);
+    const second = gateway.applyConfig([inMemoryConfig('x', 'x_', { timeout_secs: 7 })]);
     const started = Date.now();
     const [, result] = await Promise.all([first, second]);
     assert.deepEqual(result.stopped, ['slow']);
@@ -175,9 +176,10 @@ describe('supervision of upstreams', () => {
     assert.ok(took < 10_000, `the removed slow server did not hold the reload up (${took} ms)`);
     assert.deepEqual(gateway.upstreamNames, ['x']);
     assert.equal(gateway.statuses()[0].state.kind, 'ready');
+    assert.equal(transport.links.get('x')!.length, 2, 'x was restarted with its new entry');
   });
 
-  test('process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
+  test('subprocess: process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
     const dir = await tempDir('tree');
     const gateway = make();
     const tree = (name: string) => serverConfig({ name, prefix: `${name}_`, transport: { type: 'stdio', command: process.execPath, args: [DYNAMIC, '--tree', join(dir, name)] } });
@@ -195,7 +197,7 @@ describe('supervision of upstreams', () => {
     await waitFor(() => [leader1b, child1b, leader2, child2].every((pid) => !isAlive(pid)), 2000, 'every process of both trees ended');
   });
 
-  test('a host killed abruptly (SIGKILL, no cleanup) still takes its upstream trees along', async () => {
+  test('subprocess: a host killed abruptly (SIGKILL, no cleanup) still takes its upstream trees along', async () => {
     const dir = await tempDir('host');
     const pidFile = join(dir, 'pids');
     const host = spawn(process.execPath, ['--import', 'tsx', resolve('test/unit/gateway/fixtures/gatewayHost.ts'), pidFile], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -225,7 +227,7 @@ describe('supervision of upstreams', () => {
     }
   });
 
-  test('stopping the gateway ends every child process tree; applyConfig restarts only changed upstreams', async () => {
+  test('subprocess: stopping the gateway ends every child process tree; applyConfig restarts only changed upstreams', async () => {
     const gateway = make();
     const a = everythingStdio('a', 'a_');
     const b = everythingStdio('b', 'b_');
