@@ -11,7 +11,6 @@ import { formatConfigProblem } from '../core/config/problem';
 import { HearthError } from '../core/errors';
 import { isLevelEnabled, effectiveLogLevel, Redactor } from '../core/logging/redactingLogger';
 import type { LogLevel } from '../core/host';
-import { registerConfigSecrets } from '../core/config/configSecrets';
 import { CliHost } from './cliHost';
 import { blockingKeys, offerTrust, TRUST_NAME, trustedForThisRun, trustedFoldersFor, untrustedError, untrustedNote, type TrustNeeds } from './cliTrust';
 
@@ -94,7 +93,10 @@ export interface CliContextOptions {
 
 export async function createCliContext(io: CliIo, flags: CommonFlags, options: CliContextOptions = {}): Promise<CliContext> {
   const workspaceRoot = resolve(io.cwd, flags.workspace ?? '.');
-  const load = (trusted: boolean) => loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted, trustName: TRUST_NAME });
+  // One redactor per process: main made it (its top-level handler redacts with it too). Loading
+  // registers every configured secret with it; `{secret:NAME}` reads variable NAME here (no store).
+  const redactor = io.redactor ?? new Redactor();
+  const load = (trusted: boolean) => loadConfig({ workspaceRoot, env: io.env, globalConfigPath: options.globalConfigPath, trusted, trustName: TRUST_NAME, redactor });
   const store = trustedFoldersFor(io.env, options.globalConfigPath);
   let trusted = trustedForThisRun(flags.trust, io.env) || (await store.covering(workspaceRoot)) !== undefined;
   let loaded = await load(trusted);
@@ -108,9 +110,6 @@ export async function createCliContext(io: CliIo, flags: CommonFlags, options: C
       loaded = await load(true);
     } else throw untrustedError(workspaceRoot, blocking);
   }
-  // One redactor per process: main made it (its top-level handler redacts with it too).
-  const redactor = io.redactor ?? new Redactor();
-  await registerConfigSecrets(loaded.config, { env: io.env, redactor });
   const level = cliLogLevel(loaded, flags.verbose === true);
   const host = new CliHost({
     stderr: io.stderr,

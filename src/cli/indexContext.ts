@@ -18,7 +18,14 @@ export function createCliIndex(cli: CliContext, io: CliIo): KilnIndex {
     kilnRoot: config.kiln_path ?? cli.workspaceRoot,
     embedding: config.embedding,
     processing: config.processing,
-    embedderDeps: { env: io.env, secrets: cli.host.secrets, redactor: cli.redactor, modelCacheDir: cliModelCacheDir(io.env), baseDir: cli.workspaceRoot },
+    embedderDeps: {
+      env: io.env,
+      secrets: cli.host.secrets,
+      apiKey: cli.loaded.keys.embedding,
+      redactor: cli.redactor,
+      modelCacheDir: cliModelCacheDir(io.env),
+      baseDir: cli.workspaceRoot,
+    },
     log: cli.host.log,
   });
 }

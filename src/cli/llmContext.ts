@@ -44,8 +44,8 @@ export async function createLlmContext(io: CliIo, flags: CommonFlags, base?: Cli
   const { loaded, redactor } = cli;
   const log = cli.host.log;
   cli.reportConfigProblems();
-  // The CLI host's secrets: `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
-  const deps: ProviderDeps = { env: io.env, secrets: cli.host.secrets, redactor, log };
+  // Keys arrive resolved in each provider's settings (loaded.keys); providers read no variable.
+  const deps: ProviderDeps = { redactor, log };
   // No factories: githubcopilot then reports that it only works inside the editor.
   const runtime = new LlmRuntime(() => loaded, deps);
   const { selection, catalog } = runtime;

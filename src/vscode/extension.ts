@@ -15,7 +15,6 @@ import type { Disposable } from '../core/lifecycle/disposable';
 import { DisposableStore } from '../core/lifecycle/disposableStore';
 import { registerConfigCommands } from './config/configCommands';
 import { ConfigDiagnostics } from './config/configDiagnostics';
-import { registerConfigSecrets } from '../core/config/configSecrets';
 import { ConfigService } from './config/configService';
 import { registerTrustCodeActions, withheldNotifier } from './config/workspaceTrustUi';
 import { EditorHost } from './host/editorHost';
@@ -68,7 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   try {
     // Configuration: loaded from both files, reloaded live.
-    const configService = new ConfigService(log);
+    const configService = new ConfigService(log, process.env, { secrets: context.secrets, redactor });
     own(configService);
     const host = new EditorHost(log, context.secrets, () => configService.current.config.cli);
 
@@ -88,11 +87,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The chat models feature takes the status bar over (it follows the session's selection).
     let refreshStatus = (loaded: LoadedConfig) => statusBar.update(loaded);
     onConfig('status bar', (loaded) => refreshStatus(loaded));
-    onConfig('secrets', (loaded) => {
-      void registerConfigSecrets(loaded.config, { env: process.env, secrets: host.secrets, redactor }).catch((error) =>
-        log.warn(`could not resolve every configured secret: ${describeError(error)}`),
-      );
-    });
     own(...registerConfigCommands({ configService, effectiveConfig, log, channel, secrets: context.secrets, redactor }));
 
     // Features start one by one; one that fails to start is logged and the rest still run.
@@ -135,7 +129,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
       // models, and githubcopilot served through VS Code's language model API.
       const editorProviders: ProviderFactories = { githubcopilot: (settings) => new CopilotProvider(settings) };
-      const llm = new LlmRuntime(() => configService.current, { env: process.env, secrets: host.secrets, redactor, log }, editorProviders);
+      const llm = new LlmRuntime(() => configService.current, { redactor, log }, editorProviders);
       llmRuntime = llm;
       const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);

@@ -7,7 +7,8 @@
  * `args`. Harmless literals (`MODE = "DEBUG"`) are not registered.
  */
 import { parseSecretReference, resolveSecret } from './resolveSecret';
-import { HOSTED_OPENAI_COMPATIBLE_TYPES, PROVIDER_ENV } from './providerTypes';
+import { LLM_PROVIDER_TYPES } from './providerTypes';
+import { providerKeyVariables } from './providerKeys';
 import type { HearthConfig } from './schema';
 import type { SecretStore } from '../host';
 import { isSecretName, type Redactor } from '../logging/redactor';
@@ -47,7 +48,7 @@ export async function registerConfigSecrets(config: HearthConfig, ctx: SecretCon
     }
   }, (args) => redactor.addArgs(args));
 
-  const wellKnown = [...PROVIDER_ENV.cloud_a, ...PROVIDER_ENV.cloud_b, ...HOSTED_OPENAI_COMPATIBLE_TYPES.map((t) => `${t.toUpperCase()}_API_KEY`)];
+  const wellKnown = LLM_PROVIDER_TYPES.flatMap(providerKeyVariables);
   for (const name of wellKnown) redactor.add(ctx.env[name]);
 
   const resolveCtx = { env: ctx.env, secrets: ctx.secrets, redactor };

@@ -18,6 +18,10 @@ import { applyEnvOverrides } from './envOverrides';
 import { checkMerged, MergedLocator } from './checkMerged';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import { withheldProblem, withholdUntrusted, type WithheldKey } from './trustGatedKeys';
+import { NO_PROVIDER_KEYS, resolveProviderKeys, type ProviderKeys } from './providerKeys';
+import { registerConfigSecrets } from './configSecrets';
+import type { SecretStore } from '../host';
+import type { Redactor } from '../logging/redactor';
 
 export interface LoadOptions {
   workspaceRoot: string;
@@ -31,6 +35,10 @@ export interface LoadOptions {
   trusted: boolean;
   /** How this host grants trust, for the warnings: "Workspace Trust" in the editor, "`hearth trust`" in the CLI. */
   trustName?: string;
+  /** The host's secret store for `{secret:NAME}` (the editor's SecretStorage; the CLI's reads variable NAME). */
+  secrets?: SecretStore;
+  /** Every secret the configuration reaches is registered with it (configSecrets.ts). */
+  redactor?: Redactor;
 }
 
 export interface LoadedConfig {
@@ -43,6 +51,8 @@ export interface LoadedConfig {
   trusted: boolean;
   /** Workspace keys ignored because the folder is not trusted; empty when trusted. */
   withheld: WithheldKey[];
+  /** The providers' keys, read once here (providerKeys.ts); providers receive these, never the variables. */
+  keys: ProviderKeys;
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
@@ -75,14 +85,19 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     checkMerged(config, merged, locator, problems);
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
     await checkKilnPath(config.kiln_path, merged, locator, problems);
-    return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files, trusted: options.trusted, withheld };
+    // After the trust filter: a withheld api_key or {env:} reference is never read.
+    const secretSources = { env, secrets: options.secrets, redactor: options.redactor };
+    if (options.redactor) await registerConfigSecrets(config, { ...secretSources, redactor: options.redactor });
+    const keys = await resolveProviderKeys(config, secretSources);
+    return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files, trusted: options.trusted, withheld, keys };
   } catch (error) {
     // A bug here must not take the host down: report it and run on defaults.
     problems.push({ keyPath: '', severity: 'error', code: 'config.internal', message: `Hearth could not load its configuration (${error instanceof Error ? error.message : String(error)}); defaults apply.` });
     const config = defaultConfig();
     config.kiln_path = path.resolve(options.workspaceRoot || '.');
     // Nothing of the workspace file applied, so nothing is withheld on trust's account.
-    return { config, sources: collectSources(config, { data: {}, sources: new Map(), servers: [] }), problems, files, trusted: options.trusted, withheld: [] };
+    const sources = collectSources(config, { data: {}, sources: new Map(), servers: [] });
+    return { config, sources, problems, files, trusted: options.trusted, withheld: [], keys: NO_PROVIDER_KEYS };
   }
 }
 

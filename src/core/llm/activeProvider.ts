@@ -4,10 +4,8 @@
  */
 import type { ConfigSource } from '../config/problem';
 import type { HearthConfig, LlmProviderConfig } from '../config/schema';
-import { canonicalLlmType, HOSTED_OPENAI_COMPATIBLE_TYPES, LLM_PROVIDER_DEFAULTS, PROVIDER_ENV, type LlmProviderType } from '../config/providerTypes';
-
-/** Name of the implicit provider described by `[chat]` when no `[llm.providers]` exist. */
-export const IMPLICIT_PROVIDER_NAME = 'chat';
+import { canonicalLlmType, LLM_PROVIDER_DEFAULTS, type LlmProviderType } from '../config/providerTypes';
+import { IMPLICIT_PROVIDER_NAME, NO_PROVIDER_KEYS, providerKeyVariables, type ProviderKeys } from '../config/providerKeys';
 
 /**
  * The active provider, fully resolved. `model`/`endpoint` are undefined only where the type has
@@ -22,10 +20,12 @@ export interface ActiveProvider {
   temperature: number;
   maxTokens: number;
   timeoutSecs: number;
-  /** The raw `api_key` value (`{env:X}`, `{secret:X}`, a bare name or a literal); resolve it at use. */
+  /** The raw `api_key` value (`{env:X}`, `{secret:X}`, a bare name or a literal): where the key comes from, for messages. */
   apiKeyRef: string | undefined;
-  /** Environment variables that supply the key when `apiKeyRef` is unset (canonical first). */
+  /** Environment variables that supply the key when `apiKeyRef` is unset (canonical first), for messages. */
   apiKeyEnv: readonly string[];
+  /** The key itself, resolved when the config loaded (config/providerKeys.ts); providers never read a variable. */
+  apiKey: string | undefined;
   /** True when there are no `[llm.providers]` and `[chat]` describes the provider. */
   implicit: boolean;
 }
@@ -39,13 +39,13 @@ const CHAT_OVERRIDES = ['model', 'endpoint', 'temperature', 'max_tokens', 'timeo
  * the loader reports the typo). Without providers, `[chat]` is the implicit provider `chat`.
  * `sources` (dotted key → source) tells keys set in a file from defaults and env overrides.
  */
-export function activeProvider(config: HearthConfig, sources: Record<string, ConfigSource> = {}): ActiveProvider {
+export function activeProvider(config: HearthConfig, sources: Record<string, ConfigSource> = {}, keys: ProviderKeys = NO_PROVIDER_KEYS): ActiveProvider {
   const providers = Object.entries(config.llm.providers);
-  if (providers.length === 0) return implicitProvider(config);
+  if (providers.length === 0) return implicitProvider(config, keys);
 
   const chosen = providers.find(([name]) => name === config.llm.default) ?? providers[0];
   const [name, table] = chosen;
-  const resolved = fromTable(name, table);
+  const resolved = fromTable(name, table, keys);
   const chat = config.chat;
   for (const key of CHAT_OVERRIDES) {
     const source = sources[`chat.${key}`];
@@ -62,7 +62,7 @@ export function activeProvider(config: HearthConfig, sources: Record<string, Con
   return resolved;
 }
 
-function fromTable(name: string, table: LlmProviderConfig): ActiveProvider {
+function fromTable(name: string, table: LlmProviderConfig, keys: ProviderKeys): ActiveProvider {
   const type = canonicalLlmType(table.type);
   const defaults = LLM_PROVIDER_DEFAULTS[type] ?? {};
   return {
@@ -74,12 +74,13 @@ function fromTable(name: string, table: LlmProviderConfig): ActiveProvider {
     maxTokens: table.max_tokens,
     timeoutSecs: table.timeout_secs,
     apiKeyRef: table.api_key,
-    apiKeyEnv: keyEnv(type),
+    apiKeyEnv: providerKeyVariables(type),
+    apiKey: keys.llm[name],
     implicit: false,
   };
 }
 
-function implicitProvider(config: HearthConfig): ActiveProvider {
+function implicitProvider(config: HearthConfig, keys: ProviderKeys): ActiveProvider {
   const chat = config.chat;
   const type = canonicalLlmType(chat.provider);
   const defaults = LLM_PROVIDER_DEFAULTS[type] ?? {};
@@ -92,25 +93,18 @@ function implicitProvider(config: HearthConfig): ActiveProvider {
     maxTokens: chat.max_tokens,
     timeoutSecs: chat.timeout_secs,
     apiKeyRef: undefined,
-    apiKeyEnv: keyEnv(type),
+    apiKeyEnv: providerKeyVariables(type),
+    apiKey: keys.llm[IMPLICIT_PROVIDER_NAME],
     implicit: true,
   };
-}
-
-function keyEnv(type: LlmProviderType): readonly string[] {
-  if (type === 'cloud_a') return PROVIDER_ENV.cloud_a;
-  if (type === 'cloud_b') return PROVIDER_ENV.cloud_b;
-  // The further hosted types read <TYPE>_API_KEY, the name their own tools use (OPENROUTER_API_KEY…).
-  if ((HOSTED_OPENAI_COMPATIBLE_TYPES as readonly string[]).includes(type)) return [`${type.toUpperCase()}_API_KEY`];
-  return [];
 }
 
 /**
  * Every configured provider, resolved like the active one (the model list and switcher query them
  * all). The active provider is included with its `[chat]` overrides applied.
  */
-export function configuredProviders(config: HearthConfig, sources: Record<string, ConfigSource> = {}): ActiveProvider[] {
-  const active = activeProvider(config, sources);
+export function configuredProviders(config: HearthConfig, sources: Record<string, ConfigSource> = {}, keys: ProviderKeys = NO_PROVIDER_KEYS): ActiveProvider[] {
+  const active = activeProvider(config, sources, keys);
   if (active.implicit) return [active];
-  return Object.entries(config.llm.providers).map(([name, table]) => (name === active.name ? active : fromTable(name, table)));
+  return Object.entries(config.llm.providers).map(([name, table]) => (name === active.name ? active : fromTable(name, table, keys)));
 }

@@ -1,32 +1,21 @@
 /**
- * API keys for chat providers (DESIGN.md decision 2): the configured `api_key` reference is resolved
- * at use; without one, the type's environment variables (canonical first, then the accepted
- * fallbacks) are read. Hosted types without any key fail with MissingSecretError, which names the
- * provider and the variable to set.
+ * API keys for chat providers (DESIGN.md decision 2): the key was resolved when the config loaded
+ * (config/providerKeys.ts: the `api_key` reference, else the type's key variables) and arrives in
+ * the settings; nothing here reads the environment or the secret store. Hosted types without a key
+ * fail with MissingSecretError, which names the provider and the variable to set.
  */
-import { MissingSecretError, parseSecretReference, resolveSecret, type ResolveSecretContext } from '../config/resolveSecret';
+import { MissingSecretError, parseSecretReference } from '../config/resolveSecret';
 import type { ProviderSettings } from './types';
 
 /** Types that run without a key: the local runner, a custom (often local) server, the editor's models. */
 const KEYLESS_TYPES = new Set(['local_runner', 'custom', 'githubcopilot']);
 
-export async function resolveApiKey(settings: ProviderSettings, ctx: ResolveSecretContext): Promise<string | undefined> {
-  if (settings.apiKeyRef !== undefined && settings.apiKeyRef.trim() !== '') {
-    const key = await resolveSecret(settings.apiKeyRef, ctx);
-    if (key === undefined && !KEYLESS_TYPES.has(settings.type)) {
-      throw new MissingSecretError(settings.name, settings.type, parseSecretReference(settings.apiKeyRef));
-    }
-    return key;
-  }
-  for (const name of settings.apiKeyEnv) {
-    const value = ctx.env[name];
-    if (value) {
-      ctx.redactor?.add(value);
-      return value;
-    }
-  }
+/** The provider's resolved key; undefined for a keyless type without one; MissingSecretError for a hosted type without one. */
+export function requireApiKey(settings: ProviderSettings): string | undefined {
+  if (settings.apiKey !== undefined && settings.apiKey !== '') return settings.apiKey;
   if (KEYLESS_TYPES.has(settings.type)) return undefined;
-  throw new MissingSecretError(settings.name, settings.type, undefined, settings.implicit);
+  const configured = settings.apiKeyRef !== undefined && settings.apiKeyRef.trim() !== '';
+  throw new MissingSecretError(settings.name, settings.type, configured ? parseSecretReference(settings.apiKeyRef!) : undefined, !configured && settings.implicit);
 }
 
 /** Says where the key came from, for "verify that … holds the key" (never the key itself). */

@@ -1,7 +1,7 @@
 /** `cloud_b` through `@anthropic-ai/sdk` (Messages API, streamed). */
 import Anthropic from '@anthropic-ai/sdk';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
-import { resolveApiKey } from './apiKey';
+import { requireApiKey } from './apiKey';
 import { AnthropicStreamAssembler, toAnthropicMessages, toAnthropicTools } from './anthropicConvert';
 import { parameterBillionsFromName } from './modelSize';
 import type { ProviderDeps } from './providerDeps';
@@ -32,7 +32,7 @@ export class CloudBProvider implements LlmProvider {
   }
 
   private async client(): Promise<Anthropic> {
-    const apiKey = await resolveApiKey(this.settings, this.deps);
+    const apiKey = requireApiKey(this.settings);
     return new Anthropic({ baseURL: this.endpoint, apiKey, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
   }
 

@@ -7,9 +7,8 @@
 import { modelKind } from './modelKind';
 import { randomUUID } from 'node:crypto';
 import { Ollama, type ShowResponse } from 'ollama';
-import { runnerHostFromEnv } from '../config/envOverrides';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
-import { resolveApiKey } from './apiKey';
+import { requireApiKey } from './apiKey';
 import { OllamaStreamAssembler, toOllamaMessages, toOllamaTools } from './ollamaConvert';
 import { modelParameterBillions } from './modelSize';
 import type { ProviderDeps } from './providerDeps';
@@ -24,13 +23,11 @@ interface ModelMetadata {
 }
 
 /**
- * The runner's address: an explicitly configured endpoint wins; when the endpoint is unset or the
- * type's default, LOCAL_RUNNER_HOST (then OLLAMA_HOST) applies; else loopback:11434.
+ * The runner's address: the endpoint config resolved (an explicit one, else LOCAL_RUNNER_HOST /
+ * OLLAMA_HOST applied once by config/envOverrides.ts), else loopback:11434.
  */
-export function localRunnerHost(settings: ProviderSettings, env: NodeJS.ProcessEnv): string {
-  const fallback = LLM_PROVIDER_DEFAULTS.local_runner.endpoint!;
-  if (settings.endpoint && settings.endpoint !== fallback) return settings.endpoint;
-  return runnerHostFromEnv(env) ?? fallback;
+export function localRunnerHost(settings: ProviderSettings): string {
+  return settings.endpoint ?? LLM_PROVIDER_DEFAULTS.local_runner.endpoint!;
 }
 
 /** The `<arch>.context_length` entry of `/api/show`'s model_info (a plain object on the wire). */
@@ -50,12 +47,12 @@ export class LocalRunnerProvider implements LlmProvider {
     readonly settings: ProviderSettings,
     private readonly deps: ProviderDeps,
   ) {
-    this.host = localRunnerHost(settings, deps.env);
+    this.host = localRunnerHost(settings);
   }
 
   private async client(signal: AbortSignal): Promise<Ollama> {
     // A runner behind an authenticating proxy (or a hosted one) takes a bearer key; most need none.
-    const key = await resolveApiKey(this.settings, this.deps);
+    const key = requireApiKey(this.settings);
     return new Ollama({
       host: this.host,
       ...(key ? { headers: { Authorization: `Bearer ${key}` } } : {}),

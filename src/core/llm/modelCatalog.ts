@@ -23,12 +23,12 @@ export interface ProviderModels {
 }
 
 /**
- * What determines a provider's answer, so an edited endpoint, type or key is not served stale. The
- * key reference is hashed: it may be a literal key, and the CLI writes these keys to a cache file.
+ * What determines a provider's answer, so an edited endpoint, type or key is not served stale (a key
+ * set with "Set API Key" re-lists at once). The key is hashed: the CLI writes these keys to a cache file.
  */
 export function catalogKey(settings: ProviderSettings): string {
-  const keyRef = settings.apiKeyRef ? createHash('sha256').update(settings.apiKeyRef).digest('hex').slice(0, 16) : '';
-  return JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', keyRef]);
+  const key = settings.apiKeyRef || settings.apiKey ? createHash('sha256').update(`${settings.apiKeyRef ?? ''}\0${settings.apiKey ?? ''}`).digest('hex').slice(0, 16) : '';
+  return JSON.stringify([settings.name, settings.type, settings.endpoint ?? '', key]);
 }
 
 export interface ModelCatalogOptions {

@@ -12,6 +12,7 @@
 import type { ConfigSource } from '../config/problem';
 import type { HearthConfig } from '../config/schema';
 import { setConfigValue } from '../config/edit';
+import type { ProviderKeys } from '../config/providerKeys';
 import { Emitter } from '../lifecycle/emitter';
 import { activeProvider, configuredProviders } from './activeProvider';
 import { LlmError } from './errors';
@@ -21,6 +22,8 @@ import type { ProviderSettings } from './types';
 export interface ConfigSnapshot {
   config: HearthConfig;
   sources: Record<string, ConfigSource>;
+  /** The providers' keys, resolved when this config loaded (LoadedConfig.keys); absent: none. */
+  keys?: ProviderKeys;
 }
 
 export interface PersistResult {
@@ -44,18 +47,18 @@ export class ModelSelection {
 
   /** Every configured provider, the selected one carrying the override's model. */
   providers(): ProviderSettings[] {
-    const { config, sources } = this.snapshot();
+    const { config, sources, keys } = this.snapshot();
     const current = this.current();
-    return configuredProviders(config, sources).map((p) => (p.name === current.name ? current : p));
+    return configuredProviders(config, sources, keys).map((p) => (p.name === current.name ? current : p));
   }
 
   /** The effective provider and model; an override whose provider vanished from the config is ignored. */
   current(): ProviderSettings {
-    const { config, sources } = this.snapshot();
-    const active = activeProvider(config, sources);
+    const { config, sources, keys } = this.snapshot();
+    const active = activeProvider(config, sources, keys);
     const override = this.sessionOverride;
     if (!override) return active;
-    const base = override.provider === active.name ? active : configuredProviders(config, sources).find((p) => p.name === override.provider);
+    const base = override.provider === active.name ? active : configuredProviders(config, sources, keys).find((p) => p.name === override.provider);
     if (!base) return active;
     return override.model ? { ...base, model: override.model } : base;
   }

@@ -4,7 +4,7 @@
  */
 import OpenAI from 'openai';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
-import { resolveApiKey } from './apiKey';
+import { requireApiKey } from './apiKey';
 import { LlmError } from './errors';
 import { OpenAiStreamAssembler, toOpenAiMessages, toOpenAiTools } from './openaiConvert';
 import { parameterBillionsFromName } from './modelSize';
@@ -30,7 +30,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   }
 
   private async client(): Promise<OpenAI> {
-    const apiKey = await resolveApiKey(this.settings, this.deps);
+    const apiKey = requireApiKey(this.settings);
     // Retries and timeouts are ours (RequestGuard), so the SDK's must not stack on top.
     return new OpenAI({ baseURL: this.endpoint, apiKey: apiKey ?? NO_KEY, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
   }

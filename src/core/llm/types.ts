@@ -62,7 +62,7 @@ export interface ModelInfo {
 
 /**
  * The effective settings of one configured provider (DESIGN.md decision 4, resolved by
- * activeProvider.ts). `apiKeyRef` is the raw config value and is resolved only when a request is made.
+ * activeProvider.ts). `apiKey` was resolved when the config loaded; `apiKeyRef` is the raw config value, for messages.
  */
 export interface ProviderSettings extends ActiveProvider {
   /** Tests shorten timeouts below a second with this; wins over timeoutSecs when set. */

@@ -11,7 +11,9 @@ import { loadConfig, type LoadedConfig } from '../../core/config/load';
 import { findWorkspaceRoot, globalConfigPath, workspaceConfigPath } from '../../core/config/locations';
 import { defaultConfig } from '../../core/config/schema';
 import { describeError } from '../../core/errors';
-import type { Logger } from '../../core/host';
+import type { Logger, SecretStore } from '../../core/host';
+import type { Redactor } from '../../core/logging/redactor';
+import { NO_PROVIDER_KEYS } from '../../core/config/providerKeys';
 
 /** File events come in bursts (an editor save is often delete + create + change): settle first. */
 const RELOAD_DEBOUNCE_MS = 150;
@@ -35,9 +37,11 @@ export class ConfigService implements vscode.Disposable {
   constructor(
     private readonly log: Logger,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** `{secret:NAME}` and the redactor every resolved key is fed to: both read at each load, never at use. */
+    private readonly keys: { secrets?: vscode.SecretStorage; redactor?: Redactor } = {},
   ) {
     this.globalFile = globalConfigPath(env);
-    this._current = { config: defaultConfig(), sources: {}, problems: [], files: { global: this.globalFile, workspace: '' }, trusted: false, withheld: [] };
+    this._current = { config: defaultConfig(), sources: {}, problems: [], files: { global: this.globalFile, workspace: '' }, trusted: false, withheld: [], keys: NO_PROVIDER_KEYS };
   }
 
   /** The latest loaded configuration (defaults until the first load finishes). */
@@ -76,6 +80,8 @@ export class ConfigService implements vscode.Disposable {
         if (this.isConfigFile(document.uri)) this.scheduleReload(`saved ${document.uri.fsPath}`);
       }),
     );
+    // Keys are resolved at load: a secret stored or deleted (here or in another window) reloads.
+    if (this.keys.secrets) this.disposables.push(this.keys.secrets.onDidChange((event) => this.scheduleReload(`secret changed: ${event.key}`)));
     this.pickRoot();
     await this.reload();
   }
@@ -123,7 +129,9 @@ export class ConfigService implements vscode.Disposable {
     const workspaceRoot = this._workspaceRoot ?? homedir();
     try {
       // Restricted Mode: the workspace file's trust-gated keys wait (DESIGN.md decision 14).
-      const loaded = await loadConfig({ workspaceRoot, env: this.env, globalConfigPath: this.globalFile, trusted: vscode.workspace.isTrusted, trustName: 'Workspace Trust' });
+      const loaded = await loadConfig({
+        workspaceRoot, env: this.env, globalConfigPath: this.globalFile, trusted: vscode.workspace.isTrusted, trustName: 'Workspace Trust', secrets: this.secretStore(), redactor: this.keys.redactor,
+      });
       this._current = loaded;
       const errors = loaded.problems.filter((p) => p.severity === 'error').length;
       this.log.debug(`config loaded (${errors} error(s), ${loaded.problems.length - errors} warning(s)) from ${loaded.files.global} and ${loaded.files.workspace}`);
@@ -133,6 +141,12 @@ export class ConfigService implements vscode.Disposable {
       return;
     }
     this._onDidChange.fire(this._current);
+  }
+
+  /** The editor's SecretStorage as core's SecretStore (its `get` answers a Thenable). */
+  private secretStore(): SecretStore | undefined {
+    const storage = this.keys.secrets;
+    return storage ? { get: async (name) => (await storage.get(name)) ?? undefined } : undefined;
   }
 
   /** Chooses the workspace root among the open folders and (re)creates the file watchers. */

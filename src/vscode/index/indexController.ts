@@ -5,6 +5,7 @@
  * (`hearth.index`) and the semantic_search kiln tool backed by it.
  */
 import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { LoadedConfig } from '../../core/config/load';
@@ -59,7 +60,9 @@ export class IndexController implements vscode.Disposable {
   async apply(loaded: LoadedConfig, workspaceRoot: string | undefined): Promise<void> {
     const { config } = loaded;
     const kilnRoot = config.kiln_path ?? workspaceRoot;
-    const key = JSON.stringify([kilnRoot, config.embedding, config.processing.store, config.processing.exclude, config.processing.max_file_size_kb]);
+    // The embedding key counts too (hashed): one set with "Set API Key" reaches a fresh embedder.
+    const apiKey = loaded.keys.embedding === undefined ? '' : createHash('sha256').update(loaded.keys.embedding).digest('hex');
+    const key = JSON.stringify([kilnRoot, config.embedding, config.processing.store, config.processing.exclude, config.processing.max_file_size_kb, apiKey]);
     if (key === this.key) return;
     this.key = key;
     await this.replace(undefined);
@@ -73,7 +76,14 @@ export class IndexController implements vscode.Disposable {
         kilnRoot,
         embedding: config.embedding,
         processing: config.processing,
-        embedderDeps: { env: process.env, secrets: this.host.secrets, redactor: this.redactor, modelCacheDir: this.modelCacheDir, baseDir: workspaceRoot },
+        embedderDeps: {
+          env: process.env,
+          secrets: this.host.secrets,
+          apiKey: loaded.keys.embedding,
+          redactor: this.redactor,
+          modelCacheDir: this.modelCacheDir,
+          baseDir: workspaceRoot,
+        },
         log: this.log,
       });
     } catch (error) {

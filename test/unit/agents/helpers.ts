@@ -39,7 +39,7 @@ export function mockConfig(type: LlmProviderType, url: string, model: string, ex
 }
 
 export function agentDeps(config: HearthConfig, kilnRoot: string, gateway?: GatewayToolSource, maxSteps?: number): InternalAgentDeps {
-  const runtime = new LlmRuntime(() => ({ config, sources: {} }), { env: { MOCK_KEY: GOOD_KEY }, maxRetries: 0 });
+  const runtime = new LlmRuntime(() => ({ config, sources: {}, keys: { llm: { mock: GOOD_KEY }, embedding: undefined } }), { maxRetries: 0 });
   return {
     runtime,
     config: () => config,

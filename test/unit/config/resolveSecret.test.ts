@@ -71,11 +71,11 @@ test('MissingSecretError for the implicit [chat] provider points at the variable
   assert.doesNotMatch(implicit.message, /\[llm\.providers\.chat\]/);
 });
 
-test('a key missing for the implicit [chat] provider says so when the key is resolved', async () => {
-  const { resolveApiKey } = await import('../../../src/core/llm/apiKey');
+test('a key missing for the implicit [chat] provider says so when it is used', async () => {
+  const { requireApiKey } = await import('../../../src/core/llm/apiKey');
   const { activeProvider } = await import('../../../src/core/llm/activeProvider');
   const { defaultConfig } = await import('../../../src/core/config/schema');
   const config = defaultConfig();
   config.chat.provider = 'cloud_b';
-  await assert.rejects(resolveApiKey(activeProvider(config), { env: {} }), (error: Error) => /\[chat\] provider/.test(error.message) && !error.message.includes('[llm.providers.chat]'));
+  assert.throws(() => requireApiKey(activeProvider(config)), (error: Error) => /\[chat\] provider/.test(error.message) && !error.message.includes('[llm.providers.chat]'));
 });

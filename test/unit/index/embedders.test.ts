@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LLMock } from '@copilotkit/aimock';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/core/config/load';
 import { EmbeddingSchema } from '../../../src/core/config/schema';
 import { embedAll } from '../../../src/core/index/embedders/batching';
 import { embedderSetup } from '../../../src/core/index/embedders/createEmbedder';
@@ -11,6 +15,13 @@ import { json, startEmbedServer, startOllamaEmbed } from './embedServers';
 import { tinyModelDir, TINY_MODEL_DIM } from './tinyModel';
 
 const embedding = (raw: Record<string, unknown>) => EmbeddingSchema.parse(raw);
+
+/** The effective config of a global file with `toml` (embedding defaults to cloud_a when the text is empty). */
+async function loadWith(toml: string, env: NodeJS.ProcessEnv) {
+  const root = await mkdtemp(join(tmpdir(), 'hearth-embed-config-'));
+  await writeFile(join(root, 'global.toml'), toml || '[embedding]\nprovider = "cloud_a"\n');
+  return loadConfig({ workspaceRoot: root, globalConfigPath: join(root, 'global.toml'), env, trusted: true });
+}
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 const hasCode = (code: string) => (error: unknown) => isHearthError(error) && error.code === code;
@@ -67,9 +78,15 @@ test('local_runner: Ollama /api/embed with batches of batch_size, vectors normal
     for (const v of vectors) assert.ok(Math.abs(norm(v) - 1) < 1e-5);
     const other = await embedderSetup(embedding({ provider: 'local_runner', model: 'mxbai', api_url: server.url }), { env: {} }).create();
     await assert.rejects(other.embed(['x']), (e: unknown) => hasCode('embedding.model_not_found')(e) && /ollama pull mxbai/.test((e as Error).message));
-    // LOCAL_RUNNER_HOST is honoured when api_url is unset.
-    const viaEnv = await embedderSetup(embedding({ provider: 'local_runner' }), { env: { LOCAL_RUNNER_HOST: server.url } }).create();
+    // LOCAL_RUNNER_HOST is honoured when api_url is unset: config applies it once, at load.
+    const loaded = await loadWith('[embedding]\nprovider = "local_runner"\n', { LOCAL_RUNNER_HOST: server.url });
+    const viaEnv = await embedderSetup(loaded.config.embedding, { env: {} }).create();
     assert.equal((await viaEnv.embed(['a', 'b'])).length, 2);
+    // The embedder itself never reads the variable (one normalisation, in config/envOverrides.ts).
+    const before = server.bodies.length;
+    const unresolved = await embedderSetup(embedding({ provider: 'local_runner' }), { env: { LOCAL_RUNNER_HOST: server.url } }).create();
+    await unresolved.embed(['x']).catch(() => undefined);
+    assert.equal(server.bodies.length, before, 'the request went to the default host, not to LOCAL_RUNNER_HOST');
   } finally {
     await server.stop();
   }
@@ -84,7 +101,7 @@ test('cloud_a: the real openai SDK against aimock embeddings; key from CLOUD_A_A
   const mock = new LLMock({ host: '127.0.0.1', port: 0 } as ConstructorParameters<typeof LLMock>[0]);
   const url = await mock.start();
   try {
-    const setup = embedderSetup(embedding({ provider: 'openai', api_url: `${url}/v1`, batch_size: 2 }), { env: { CLOUD_A_API_KEY: 'sk-test' } });
+    const setup = embedderSetup(embedding({ provider: 'openai', api_url: `${url}/v1`, batch_size: 2 }), { env: {}, apiKey: (await loadWith('', { CLOUD_A_API_KEY: 'sk-test' })).keys.embedding ?? 'unset' });
     assert.equal(setup.model, 'text-embedding-3-small');
     assert.equal(setup.batching.retries, 5);
     const embedder = await setup.create();
@@ -95,6 +112,8 @@ test('cloud_a: the real openai SDK against aimock embeddings; key from CLOUD_A_A
     const [again] = await embedder.embed(['beta']);
     assert.ok(dot(again, vectors[1]) > 0.9999, 'results are matched to inputs by index');
     await assert.rejects(embedderSetup(embedding({ provider: 'cloud_a' }), { env: {} }).create(), (e: unknown) => hasCode('embedding.missing_key')(e) && /CLOUD_A_API_KEY/.test((e as Error).message));
+    // The variable is read when the config loads, not by the embedder.
+    await assert.rejects(embedderSetup(embedding({ provider: 'cloud_a' }), { env: { CLOUD_A_API_KEY: 'sk-late' } }).create(), hasCode('embedding.missing_key'));
   } finally {
     await mock.stop();
   }
@@ -108,7 +127,7 @@ test('cloud_b: needs api_url and model (no silent fallback); works against an Op
   const mock = new LLMock({ host: '127.0.0.1', port: 0 } as ConstructorParameters<typeof LLMock>[0]);
   const url = await mock.start();
   try {
-    const embedder = await embedderSetup(embedding({ provider: 'cloud_b', api_url: `${url}/v1`, model: 'embed-v1' }), { env: { CLOUD_B_API_KEY: 'k' } }).create();
+    const embedder = await embedderSetup(embedding({ provider: 'cloud_b', api_url: `${url}/v1`, model: 'embed-v1' }), { env: {}, apiKey: 'k' }).create();
     assert.equal((await embedder.embed(['x', 'y'])).length, 2);
   } finally {
     await mock.stop();

@@ -24,7 +24,7 @@ test('size comes from the runner metadata, else the name; hosted models count as
       },
     },
   });
-  const runtime = new LlmRuntime(() => ({ config, sources: {} }), { env: { K: 'k' }, maxRetries: 0 });
+  const runtime = new LlmRuntime(() => ({ config, sources: {}, keys: { llm: { work: 'k' }, embedding: undefined } }), { maxRetries: 0 });
   // /api/show says 3.2B although the name has no size.
   assert.equal(await runtime.parameterBillions(), 3.2);
   assert.equal(await runtime.isSmallModel(), true);

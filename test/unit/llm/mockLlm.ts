@@ -113,6 +113,7 @@ export function settingsFor(type: LlmProviderType, endpoint: string | undefined,
     timeoutSecs: 10,
     apiKeyRef: undefined,
     apiKeyEnv: [],
+    apiKey: undefined,
     implicit: false,
     ...overrides,
   };

@@ -16,11 +16,11 @@ after(() => server.stop());
 
 test('every provider is listed; a dead one carries its error beside the others', async () => {
   const deadPort = await closedPort();
-  const deps = { env: { K: GOOD_KEY }, maxRetries: 0 };
+  const deps = { maxRetries: 0 };
   const providers = [
     createProvider(settingsFor('local_runner', server.url, { name: 'local' }), deps),
-    createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'openai', apiKeyRef: '{env:K}' }), deps),
-    createProvider(settingsFor('cloud_b', server.url, { name: 'claude', apiKeyRef: '{env:K}' }), deps),
+    createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'openai', apiKeyRef: '{env:K}', apiKey: GOOD_KEY }), deps),
+    createProvider(settingsFor('cloud_b', server.url, { name: 'claude', apiKeyRef: '{env:K}', apiKey: GOOD_KEY }), deps),
     createProvider(settingsFor('local_runner', `http://127.0.0.1:${deadPort}`, { name: 'gpu-box' }), deps),
     createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'nokey', apiKeyEnv: ['CLOUD_A_API_KEY'] }), deps),
   ];
@@ -76,7 +76,7 @@ test('cloud_b lists every page of /v1/models in its own wire format, with its ke
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   try {
     const port = (http.address() as { port: number }).port;
-    const provider = createProvider(settingsFor('cloud_b', `http://127.0.0.1:${port}`, { apiKeyRef: '{env:K}' }), { env: { K: 'sk-ant-test-1' }, maxRetries: 0 });
+    const provider = createProvider(settingsFor('cloud_b', `http://127.0.0.1:${port}`, { apiKeyRef: '{env:K}', apiKey: 'sk-ant-test-1' }), { maxRetries: 0 });
     const models = await provider.listModels();
     assert.deepEqual(models.map((m) => m.id), ['claude-haiku-4-5', 'claude-opus-4-5']);
     assert.equal(seen.length, 2);

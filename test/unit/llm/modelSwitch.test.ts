@@ -30,7 +30,7 @@ async function runtime(localEndpoint = server.url): Promise<LlmRuntime> {
       },
     },
   });
-  return new LlmRuntime(() => ({ config, sources: {} }), { env: { K: 'k' }, maxRetries: 0 });
+  return new LlmRuntime(() => ({ config, sources: {}, keys: { llm: { cloud: 'k' }, embedding: undefined } }), { maxRetries: 0 });
 }
 
 const deps = (r: LlmRuntime) => ({ selection: r.selection, catalog: r.catalog, provider: (s: Parameters<LlmRuntime['provider']>[0]) => r.provider(s) });

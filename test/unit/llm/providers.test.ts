@@ -51,7 +51,7 @@ after(async () => {
 });
 
 function provider(type: LlmProviderType, overrides: Parameters<typeof settingsFor>[2] = {}, url = server.url): LlmProvider {
-  return createProvider(settingsFor(type, endpointFor(type, url), { apiKeyRef: '{env:TEST_KEY}', ...overrides }), { env: { TEST_KEY: GOOD_KEY }, maxRetries: 0 });
+  return createProvider(settingsFor(type, endpointFor(type, url), { apiKeyRef: '{env:TEST_KEY}', apiKey: GOOD_KEY, ...overrides }), { maxRetries: 0 });
 }
 
 for (const type of TYPES) {
@@ -106,13 +106,13 @@ for (const type of TYPES) {
     });
 
     test('an invalid key is a 401 naming the variable that should hold it', async () => {
-      const p = createProvider(settingsFor(type, endpointFor(type, authServer.url), { apiKeyRef: '{env:MY_LLM_KEY}' }), { env: { MY_LLM_KEY: 'sk-wrong-key' }, maxRetries: 0 });
+      const p = createProvider(settingsFor(type, endpointFor(type, authServer.url), { apiKeyRef: '{env:MY_LLM_KEY}', apiKey: 'sk-wrong-key' }), { maxRetries: 0 });
       const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
       assert.ok(isLlmError(error, 'llm.unauthorized'), String(error));
       assert.match((error as Error).message, /MY_LLM_KEY/);
       assert.doesNotMatch((error as Error).message, /sk-wrong-key/);
       // and the right key works
-      const ok = createProvider(settingsFor(type, endpointFor(type, authServer.url), { apiKeyRef: '{env:MY_LLM_KEY}' }), { env: { MY_LLM_KEY: GOOD_KEY }, maxRetries: 0 });
+      const ok = createProvider(settingsFor(type, endpointFor(type, authServer.url), { apiKeyRef: '{env:MY_LLM_KEY}', apiKey: GOOD_KEY }), { maxRetries: 0 });
       assert.equal(text(await collect(ok.chat([{ role: 'user', content: 'hello' }], []))), 'authorised');
     });
 
@@ -183,7 +183,7 @@ describe('settings reach the wire', () => {
   });
 
   test('a hosted provider without a key fails before any request, naming the variable', async () => {
-    const p = createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'work', apiKeyEnv: ['CLOUD_A_API_KEY', 'OPENAI_API_KEY'] }), { env: {}, maxRetries: 0 });
+    const p = createProvider(settingsFor('cloud_a', endpointFor('cloud_a', server.url), { name: 'work', apiKeyEnv: ['CLOUD_A_API_KEY', 'OPENAI_API_KEY'] }), { maxRetries: 0 });
     const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
     assert.equal((error as { code: string }).code, 'config.missing_secret');
     assert.match((error as Error).message, /CLOUD_A_API_KEY/);
@@ -191,7 +191,7 @@ describe('settings reach the wire', () => {
   });
 
   test('githubcopilot outside the editor says it only works there', async () => {
-    const p = createProvider(settingsFor('githubcopilot', undefined), { env: {} });
+    const p = createProvider(settingsFor('githubcopilot', undefined), {});
     const error = await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], [])));
     assert.ok(isLlmError(error, 'llm.editor_only'));
     assert.match((error as Error).message, /only available inside the editor/);
@@ -199,12 +199,12 @@ describe('settings reach the wire', () => {
 
   test('a host factory supplies a provider for githubcopilot', async () => {
     const fake: LlmProvider = { settings: settingsFor('githubcopilot', undefined), listModels: async () => [{ id: 'gpt-4.1' }], async *chat() { yield { type: 'text', text: 'from the editor' } as ChatEvent; } };
-    const p = createProvider(settingsFor('githubcopilot', undefined), { env: {} }, { githubcopilot: () => fake });
+    const p = createProvider(settingsFor('githubcopilot', undefined), {}, { githubcopilot: () => fake });
     assert.deepEqual(await p.listModels(), [{ id: 'gpt-4.1' }]);
   });
 
   test('custom without an endpoint fails on use with a typed error', async () => {
-    const p = createProvider(settingsFor('custom', undefined), { env: {} });
+    const p = createProvider(settingsFor('custom', undefined), {});
     assert.ok(isLlmError(await rejection(p.listModels()), 'llm.missing_endpoint'));
     assert.ok(isLlmError(await rejection(collect(p.chat([{ role: 'user', content: 'hello' }], []))), 'llm.missing_endpoint'));
   });

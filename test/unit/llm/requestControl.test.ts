@@ -3,9 +3,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProvider } from '../../../src/core/llm/createProvider';
 import { isLlmError } from '../../../src/core/llm/errors';
-import { keySourceHint, resolveApiKey } from '../../../src/core/llm/apiKey';
+import { keySourceHint, requireApiKey } from '../../../src/core/llm/apiKey';
 import { localRunnerHost } from '../../../src/core/llm/localRunnerProvider';
-import { Redactor } from '../../../src/core/logging/redactingLogger';
 import { endpointFor, settingsFor, startMockLlm, type MockLlm } from './mockLlm';
 
 // The whole 'long' reply takes ~3.5 s to stream (4 characters every 60 ms), so an early exit is told
@@ -22,7 +21,7 @@ after(() => server.stop());
 
 for (const type of ['local_runner', 'cloud_a', 'cloud_b'] as const) {
   test(`${type}: the caller's abort cancels the stream with llm-cancelled, not a timeout`, async () => {
-    const provider = createProvider(settingsFor(type, endpointFor(type, server.url), { apiKeyRef: 'literal-key' }), { env: {}, maxRetries: 0 });
+    const provider = createProvider(settingsFor(type, endpointFor(type, server.url), { apiKeyRef: 'literal-key', apiKey: 'literal-key' }), { maxRetries: 0 });
     const controller = new AbortController();
     let text = '';
     try {
@@ -40,7 +39,7 @@ for (const type of ['local_runner', 'cloud_a', 'cloud_b'] as const) {
   });
 
   test(`${type}: leaving the loop early ends the request cleanly`, async () => {
-    const provider = createProvider(settingsFor(type, endpointFor(type, server.url), { apiKeyRef: 'literal-key' }), { env: {}, maxRetries: 0 });
+    const provider = createProvider(settingsFor(type, endpointFor(type, server.url), { apiKeyRef: 'literal-key', apiKey: 'literal-key' }), { maxRetries: 0 });
     const started = Date.now();
     for await (const event of provider.chat([{ role: 'user', content: 'long' }], [])) {
       if (event.type === 'text') break;
@@ -50,28 +49,23 @@ for (const type of ['local_runner', 'cloud_a', 'cloud_b'] as const) {
   });
 }
 
-test('the runner host: explicit endpoint, else LOCAL_RUNNER_HOST, else OLLAMA_HOST, else loopback', () => {
+test('the runner host is the endpoint config resolved, else loopback (LOCAL_RUNNER_HOST was applied by config)', () => {
   const s = (endpoint?: string) => settingsFor('local_runner', endpoint);
-  assert.equal(localRunnerHost(s('http://10.0.0.5:11434'), { LOCAL_RUNNER_HOST: 'http://a:1' }), 'http://10.0.0.5:11434');
-  assert.equal(localRunnerHost(s(undefined), { LOCAL_RUNNER_HOST: 'http://a:1', OLLAMA_HOST: 'http://b:2' }), 'http://a:1');
-  assert.equal(localRunnerHost(s('http://127.0.0.1:11434'), { OLLAMA_HOST: 'http://b:2' }), 'http://b:2');
-  assert.equal(localRunnerHost(s(undefined), {}), 'http://127.0.0.1:11434');
+  assert.equal(localRunnerHost(s('http://10.0.0.5:11434')), 'http://10.0.0.5:11434');
+  assert.equal(localRunnerHost(s(undefined)), 'http://127.0.0.1:11434');
 });
 
-test('keys: references resolve at use and are registered for redaction; hints name the source, never the key', async () => {
-  const redactor = new Redactor();
-  const settings = settingsFor('cloud_a', undefined, { apiKeyRef: '{env:TEAM_KEY}' });
-  assert.equal(await resolveApiKey(settings, { env: { TEAM_KEY: 'sk-team-0001' }, redactor }), 'sk-team-0001');
-  assert.equal(redactor.redact('auth sk-team-0001'), 'auth «redacted»');
+test('keys: the provider uses the key resolved at load; hints name the source, never the key', () => {
+  const settings = settingsFor('cloud_a', undefined, { apiKeyRef: '{env:TEAM_KEY}', apiKey: 'sk-team-0001' });
+  assert.equal(requireApiKey(settings), 'sk-team-0001');
   assert.equal(keySourceHint(settings), 'the environment variable TEAM_KEY');
   assert.equal(keySourceHint(settingsFor('cloud_b', undefined, { apiKeyEnv: ['CLOUD_B_API_KEY', 'ANTHROPIC_API_KEY'] })), 'the environment variable CLOUD_B_API_KEY (or ANTHROPIC_API_KEY)');
   assert.equal(keySourceHint(settingsFor('cloud_a', undefined, { name: 'w', apiKeyRef: 'sk-literal-1' })), 'api_key in [llm.providers.w]');
-  // Fallback variables in order, when api_key is unset.
-  const fallback = settingsFor('cloud_b', undefined, { apiKeyEnv: ['CLOUD_B_API_KEY', 'ANTHROPIC_API_KEY'] });
-  assert.equal(await resolveApiKey(fallback, { env: { ANTHROPIC_API_KEY: 'sk-ant-2' } }), 'sk-ant-2');
   // Keyless types do not need one.
-  assert.equal(await resolveApiKey(settingsFor('custom', 'http://127.0.0.1:1/v1'), { env: {} }), undefined);
-  await assert.rejects(resolveApiKey(settingsFor('openrouter', undefined, { name: 'r', apiKeyEnv: ['OPENROUTER_API_KEY'] }), { env: {} }), /OPENROUTER_API_KEY/);
+  assert.equal(requireApiKey(settingsFor('custom', 'http://127.0.0.1:1/v1')), undefined);
+  // A hosted type without one names the variable, or the reference that was unset.
+  assert.throws(() => requireApiKey(settingsFor('openrouter', undefined, { name: 'r', apiKeyEnv: ['OPENROUTER_API_KEY'] })), /OPENROUTER_API_KEY/);
+  assert.throws(() => requireApiKey(settingsFor('cloud_a', undefined, { name: 'r', apiKeyRef: '{secret:team-key}' })), /the secret "team-key"/);
 });
 
 test('key-shaped tokens in SDK text never reach an error message', async () => {

@@ -2,8 +2,6 @@ import { availableParallelism, homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { EmbeddingConfig } from '../../config/schema';
 import { canonicalEmbeddingType, EMBEDDING_PROVIDER_DEFAULTS, PROVIDER_ENV } from '../../config/providerTypes';
-import { runnerHostFromEnv } from '../../config/envOverrides';
-import { resolveSecret } from '../../config/resolveSecret';
 import type { Progress, SecretStore } from '../../host';
 import { Redactor } from '../../logging/redactor';
 import type { BatchingOptions } from './batching';
@@ -13,6 +11,8 @@ import { isLocalModelPath } from './transformersEmbedder';
 export interface EmbedderDeps {
   env: NodeJS.ProcessEnv;
   secrets?: SecretStore;
+  /** The cloud_a / cloud_b key, resolved when the config loaded (`LoadedConfig.keys.embedding`); no variable is read here. */
+  apiKey?: string;
   /** Where local_cpu keeps fetched models (the extension's global storage; the user cache dir in the CLI). */
   modelCacheDir?: string;
   /** Relative model folders (`./models/x`) resolve against this (the workspace root). */
@@ -83,15 +83,16 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
       }
       case 'local_runner': {
         const { OllamaEmbedder } = await import('./ollamaEmbedder');
-        const host = config.api_url ?? runnerHostFromEnv(deps.env) ?? defaults.apiUrl!;
+        // LOCAL_RUNNER_HOST already reached api_url when the config loaded (config/envOverrides.ts).
+        const host = config.api_url ?? defaults.apiUrl!;
         return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`, deps.redactor);
       }
       case 'cloud_a':
       case 'cloud_b': {
         const vars = PROVIDER_ENV[type];
-        let key: string | undefined;
+        const key = deps.apiKey || undefined;
         const redactor = deps.redactor ?? new Redactor();
-        for (const name of vars) key ??= await resolveSecret(`{env:${name}}`, { env: deps.env, secrets: deps.secrets, redactor });
+        redactor.add(key);
         // A custom api_url (a proxy, a local server) may need no key; the real service does.
         if (!key && type === 'cloud_a' && !config.api_url) {
           throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
