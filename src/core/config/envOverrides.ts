@@ -7,10 +7,10 @@
  */
 import type { HearthConfig } from './schema';
 import type { ConfigProblem, ConfigSource } from './problem';
-import { PROVIDER_ENV } from './providerTypes';
+import { LOCAL_RUNNER_DEFAULT_URL, PROVIDER_ENV } from './providerTypes';
 import { formatKeyPath } from './keyPath';
 
-const LOCAL_RUNNER_PORT = '11434';
+const LOCAL_RUNNER_PORT = new URL(LOCAL_RUNNER_DEFAULT_URL).port;
 
 function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
   return names.find((name) => (env[name] ?? '').trim() !== '');
@@ -18,7 +18,7 @@ function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): string | un
 
 /**
  * A runner host as the local runner's own tools accept it (`host`, `host:port`, or a URL) as an
- * http(s) URL; no port means 11434, and the bind-all address means this machine.
+ * http(s) URL; no port means the runner's default port, and the bind-all address means this machine.
  */
 export function normalizeRunnerHost(value: string): string | undefined {
   let text = value.trim();

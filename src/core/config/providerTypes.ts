@@ -40,10 +40,15 @@ export function canonicalEmbeddingType(type: string): EmbeddingProviderType {
   return canonicalProviderType(type) as EmbeddingProviderType;
 }
 
+/** The local runner's own default address; LOCAL_RUNNER_HOST without a port takes this port (envOverrides.ts). */
+export const LOCAL_RUNNER_DEFAULT_URL = 'http://127.0.0.1:11434';
+/** cloud_a's API, for chat and embeddings alike. */
+const CLOUD_A_DEFAULT_URL = 'https://api.openai.com/v1';
+
 /** Default endpoint and model per LLM provider type (DESIGN.md "Names"). `custom` has none. */
 export const LLM_PROVIDER_DEFAULTS: Record<LlmProviderType, { endpoint?: string; model?: string }> = {
-  local_runner: { endpoint: 'http://127.0.0.1:11434', model: 'llama3.2' },
-  cloud_a: { endpoint: 'https://api.openai.com/v1', model: 'gpt-4o' },
+  local_runner: { endpoint: LOCAL_RUNNER_DEFAULT_URL, model: 'llama3.2' },
+  cloud_a: { endpoint: CLOUD_A_DEFAULT_URL, model: 'gpt-4o' },
   cloud_b: { endpoint: 'https://api.anthropic.com', model: 'claude-sonnet-4-5-20250929' },
   custom: {},
   openrouter: { endpoint: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o' },
@@ -56,8 +61,8 @@ export const LLM_PROVIDER_DEFAULTS: Record<LlmProviderType, { endpoint?: string;
 /** Default model per embedding provider type (issue 4); GPU types and cloud_b have none. */
 export const EMBEDDING_PROVIDER_DEFAULTS: Record<EmbeddingProviderType, { model?: string; apiUrl?: string; maxConcurrent: number }> = {
   local_cpu: { model: 'Xenova/bge-small-en-v1.5', maxConcurrent: 1 },
-  local_runner: { model: 'nomic-embed-text', apiUrl: 'http://127.0.0.1:11434', maxConcurrent: 2 },
-  cloud_a: { model: 'text-embedding-3-small', apiUrl: 'https://api.openai.com/v1', maxConcurrent: 4 },
+  local_runner: { model: 'nomic-embed-text', apiUrl: LOCAL_RUNNER_DEFAULT_URL, maxConcurrent: 2 },
+  cloud_a: { model: 'text-embedding-3-small', apiUrl: CLOUD_A_DEFAULT_URL, maxConcurrent: 4 },
   cloud_b: { maxConcurrent: 4 },
   local_gpu_a: { maxConcurrent: 1 },
   local_gpu_b: { maxConcurrent: 1 },

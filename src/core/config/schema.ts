@@ -15,6 +15,11 @@ import {
 } from './providerTypes';
 
 const temperature = z.number().min(0).max(2);
+
+/** `temperature` of `[chat]` and provider tables; cloud_b sends no temperature while it is this (cloudBProvider.ts). */
+export const DEFAULT_TEMPERATURE = 0.7;
+/** `[[mcp.servers]].max_message_mb`; also the bound of a stdio server's transport built without a config. */
+export const DEFAULT_MCP_MAX_MESSAGE_MB = 64;
 const positiveInt = z.int().min(1);
 const nonEmpty = z.string().min(1, 'must not be empty');
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
@@ -27,7 +32,7 @@ export const ChatSchema = z.strictObject({
   provider: withAliases(CHAT_PROVIDER_TYPES).default('local_runner').describe('One of local_runner, cloud_a, cloud_b'),
   agent_preference: z.enum(['acp', 'internal']).default('acp').describe('acp: prefer external agents; internal: prefer internal agents'),
   endpoint: url.optional().describe('Custom API endpoint URL; defaults to the provider default'),
-  temperature: temperature.default(0.7),
+  temperature: temperature.default(DEFAULT_TEMPERATURE),
   max_tokens: positiveInt.default(2048),
   timeout_secs: positiveInt.default(120),
   enable_markdown: z.boolean().default(true),
@@ -103,7 +108,7 @@ export const LlmProviderSchema = z
     default_model: nonEmpty.optional(),
     endpoint: url.optional(),
     api_key: z.string().optional().describe('Key, {env:VAR}, or {secret:NAME}'),
-    temperature: temperature.default(0.7),
+    temperature: temperature.default(DEFAULT_TEMPERATURE),
     max_tokens: positiveInt.default(4096),
     timeout_secs: positiveInt.default(120),
   })
@@ -146,7 +151,7 @@ export const McpServerSchema = z.strictObject({
   blocked_tools: z.array(nonEmpty).default([]).describe('Blacklist of glob patterns; wins over allowed_tools'),
   auto_reconnect: z.boolean().default(true),
   timeout_secs: positiveInt.default(30).describe('Tool call timeout'),
-  max_message_mb: positiveInt.default(64).describe('Largest message the server may send, in MB; a larger one (or, over stdio, 100 non-JSON lines in a row) ends the connection, which reconnects with backoff'),
+  max_message_mb: positiveInt.default(DEFAULT_MCP_MAX_MESSAGE_MB).describe('Largest message the server may send, in MB; a larger one (or, over stdio, 100 non-JSON lines in a row) ends the connection, which reconnects with backoff'),
 });
 
 export const McpSchema = z.strictObject({

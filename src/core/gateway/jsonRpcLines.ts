@@ -17,7 +17,6 @@ export type LineEvent =
   /** JSON, but not a JSON-RPC 2.0 message: JSON-RPC's invalid request (-32600). */
   | { kind: 'invalid'; value: unknown; sample: string };
 
-export const DEFAULT_MAX_MESSAGE_MB = 64;
 const SAMPLE_CHARS = 200;
 const HEAD_BYTES = 256;
 const NEWLINE = 0x0a;

@@ -4,7 +4,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { HearthError } from '../errors';
 import { endGroup, killGroup, resolveCommand, spawnInGroup, StderrTail } from '../process/processGroup';
-import { DEFAULT_MAX_MESSAGE_MB, JsonRpcLineReader } from './jsonRpcLines';
+import { DEFAULT_MCP_MAX_MESSAGE_MB } from '../config/schema';
+import { JsonRpcLineReader } from './jsonRpcLines';
 
 /** After this many lines in a row that are not JSON-RPC, a server is broken, not chatty. */
 export const MAX_BAD_LINES = 100;
@@ -56,7 +57,7 @@ export class ProcessTransport implements Transport {
   private closedEarly = false;
 
   constructor(private readonly options: ProcessTransportOptions) {
-    this.reader = new JsonRpcLineReader(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_MB * 1024 * 1024);
+    this.reader = new JsonRpcLineReader(options.maxMessageBytes ?? DEFAULT_MCP_MAX_MESSAGE_MB * 1024 * 1024);
   }
 
   /** Why the stream was given up on, when it was (the connection then closes). */

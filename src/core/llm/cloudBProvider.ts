@@ -1,6 +1,7 @@
 /** `cloud_b` through `@anthropic-ai/sdk` (Messages API, streamed). */
 import Anthropic from '@anthropic-ai/sdk';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
+import { DEFAULT_TEMPERATURE } from '../config/schema';
 import { requireApiKey } from './apiKey';
 import { AnthropicStreamAssembler, toAnthropicMessages, toAnthropicTools } from './anthropicConvert';
 import { parameterBillionsFromName } from './modelSize';
@@ -10,7 +11,6 @@ import type { ChatEvent, ChatMessage, ChatOptions, LlmProvider, ModelInfo, Provi
 
 /** cloud_b accepts temperatures up to 1.0; the config allows 2.0 for the others, so clamp. */
 export const CLOUD_B_MAX_TEMPERATURE = 1;
-const DEFAULT_TEMPERATURE = 0.7;
 
 /**
  * cloud_b has deprecated `temperature` (the SDK no longer types it) and newer models may refuse it,
