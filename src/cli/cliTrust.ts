@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { LoadedConfig } from '../core/config/load';
 import { globalConfigPath } from '../core/config/locations';
 import type { TrustArea, WithheldKey } from '../core/config/trustGatedKeys';
-import { TRUSTED_FOLDERS_FILE, TrustedFolders } from '../core/config/trustedFolders';
+import { TRUSTED_FOLDERS_FILE, TrustedFolders, type TrustErrorCode } from '../core/config/trustedFolders';
 import { HearthError } from '../core/errors';
 import { readLine } from './cliHost';
 
@@ -19,7 +19,7 @@ export class UntrustedFolderError extends HearthError {
     message: string,
     readonly withheld: readonly WithheldKey[],
   ) {
-    super('trust.untrusted_folder', message);
+    super('trust.untrusted_folder' satisfies TrustErrorCode, message);
   }
 }
 

@@ -7,8 +7,7 @@
  * `args`. Harmless literals (`MODE = "DEBUG"`) are not registered.
  */
 import { parseSecretReference, resolveSecret } from './resolveSecret';
-import { LLM_PROVIDER_TYPES } from './providerTypes';
-import { providerKeyVariables } from './providerKeys';
+import { LLM_PROVIDER_TYPES, providerKeyVariables } from './providerTypes';
 import type { HearthConfig } from './schema';
 import type { SecretStore } from '../host';
 import { isSecretName, type Redactor } from '../logging/redactor';

@@ -10,7 +10,7 @@
  */
 import type { SecretStore } from '../host';
 import type { Redactor } from '../logging/redactor';
-import { canonicalProviderType, HOSTED_OPENAI_COMPATIBLE_TYPES, PROVIDER_ENV } from './providerTypes';
+import { canonicalProviderType, providerKeyVariables } from './providerTypes';
 import { resolveSecret } from './resolveSecret';
 import type { HearthConfig } from './schema';
 
@@ -31,18 +31,6 @@ export interface KeySources {
   /** The host's secret store for `{secret:NAME}` (the editor's SecretStorage; the CLI reads variable NAME). */
   secrets?: SecretStore;
   redactor?: Redactor;
-}
-
-/**
- * Environment variables that hold a provider type's key when its table sets no `api_key`, canonical
- * first. The further hosted types read `<TYPE>_API_KEY`, the name their own tools use.
- */
-export function providerKeyVariables(type: string): readonly string[] {
-  const canonical = canonicalProviderType(type);
-  if (canonical === 'cloud_a') return PROVIDER_ENV.cloud_a;
-  if (canonical === 'cloud_b') return PROVIDER_ENV.cloud_b;
-  if ((HOSTED_OPENAI_COMPATIBLE_TYPES as readonly string[]).includes(canonical)) return [`${canonical.toUpperCase()}_API_KEY`];
-  return [];
 }
 
 /** Reads every configured provider's key once; see the file comment for the contract. */

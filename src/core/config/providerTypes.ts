@@ -75,3 +75,15 @@ export const PROVIDER_ENV = {
   local_runner_host: ['LOCAL_RUNNER_HOST', 'OLLAMA_HOST'],
   kiln_path: ['HEARTH_KILN_PATH'],
 } as const;
+
+/**
+ * Environment variables that hold a provider type's key when its table sets no `api_key`, canonical
+ * first. The further hosted types read `<TYPE>_API_KEY`, the name their own tools use.
+ */
+export function providerKeyVariables(type: string): readonly string[] {
+  const canonical = canonicalProviderType(type);
+  if (canonical === 'cloud_a') return PROVIDER_ENV.cloud_a;
+  if (canonical === 'cloud_b') return PROVIDER_ENV.cloud_b;
+  if ((HOSTED_OPENAI_COMPATIBLE_TYPES as readonly string[]).includes(canonical)) return [`${canonical.toUpperCase()}_API_KEY`];
+  return [];
+}

@@ -7,7 +7,7 @@
 import { HearthError } from '../errors';
 import type { SecretStore } from '../host';
 import type { Redactor } from '../logging/redactingLogger';
-import { canonicalProviderType, PROVIDER_ENV } from './providerTypes';
+import { canonicalProviderType, providerKeyVariables } from './providerTypes';
 
 export const BARE_ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const ENV_REF = /^\{env:([^}]+)\}$/;
@@ -73,9 +73,7 @@ async function readSecretStore(secrets: SecretStore | undefined, name: string): 
 export function apiKeyEnvHint(type: string): string | undefined {
   const canonical = canonicalProviderType(type);
   if (canonical === 'local_runner' || canonical === 'githubcopilot') return undefined;
-  if (canonical === 'cloud_a') return PROVIDER_ENV.cloud_a[0];
-  if (canonical === 'cloud_b') return PROVIDER_ENV.cloud_b[0];
-  return `${canonical.toUpperCase()}_API_KEY`;
+  return providerKeyVariables(canonical)[0] ?? `${canonical.toUpperCase()}_API_KEY`;
 }
 
 /**

@@ -11,9 +11,16 @@ import { HearthError } from '../errors';
 
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
+/** The trust area's codes: the list is damaged, a non-folder was to be trusted, a command needs trust (cli/cliTrust.ts). */
+export type TrustErrorCode = 'trust.store_unreadable' | 'trust.not_a_folder' | 'trust.untrusted_folder';
+
 export class TrustStoreError extends HearthError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('trust.store_unreadable', message, options);
+  constructor(
+    message: string,
+    options?: { cause?: unknown },
+    override readonly code: Exclude<TrustErrorCode, 'trust.untrusted_folder'> = 'trust.store_unreadable',
+  ) {
+    super(code, message, options);
   }
 }
 
@@ -64,7 +71,7 @@ export class TrustedFolders {
   async add(folder: string): Promise<string> {
     const real = await realFolder(folder);
     const isFolder = await stat(real).then((info) => info.isDirectory(), () => false);
-    if (!isFolder) throw new HearthError('trust.not_a_folder', `${path.resolve(folder)} is not an existing folder; only folders can be trusted`);
+    if (!isFolder) throw new TrustStoreError(`${path.resolve(folder)} is not an existing folder; only folders can be trusted`, undefined, 'trust.not_a_folder');
     const folders = await this.list();
     if (!folders.includes(real)) await this.save([...folders, real]);
     return real;

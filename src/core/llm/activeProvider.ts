@@ -4,8 +4,8 @@
  */
 import type { ConfigSource } from '../config/problem';
 import type { HearthConfig, LlmProviderConfig } from '../config/schema';
-import { canonicalLlmType, LLM_PROVIDER_DEFAULTS, type LlmProviderType } from '../config/providerTypes';
-import { IMPLICIT_PROVIDER_NAME, NO_PROVIDER_KEYS, providerKeyVariables, type ProviderKeys } from '../config/providerKeys';
+import { canonicalLlmType, LLM_PROVIDER_DEFAULTS, providerKeyVariables, type LlmProviderType } from '../config/providerTypes';
+import { IMPLICIT_PROVIDER_NAME, NO_PROVIDER_KEYS, type ProviderKeys } from '../config/providerKeys';
 
 /**
  * The active provider, fully resolved. `model`/`endpoint` are undefined only where the type has

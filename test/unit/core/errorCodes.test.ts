@@ -51,7 +51,10 @@ function parse(file: string, text: string): ts.SourceFile {
 function codesIn(source: ts.SourceFile, codeFirst: Set<string>): Found[] {
   const file = source.fileName;
   const found: Found[] = [];
-  const add = (node: ts.Node | undefined) => {
+  const add = (written: ts.Node | undefined) => {
+    let node = written;
+    // `'x.y' satisfies TrustErrorCode`, `'x.y' as const`: the literal inside.
+    while (node && (ts.isSatisfiesExpression(node) || ts.isAsExpression(node) || ts.isParenthesizedExpression(node))) node = node.expression;
     if (!node || !ts.isStringLiteralLike(node)) return;
     const { line } = source.getLineAndCharacterOfPosition(node.getStart());
     found.push({ code: node.text, where: `${relative(SRC, file)}:${line + 1}` });
@@ -98,7 +101,7 @@ test('every error and problem code in src is area.snake_case, with a known area'
   const found = sources.flatMap((source) => codesIn(source, codeFirst));
   // The scan must see the codes it is about, or a change to it would pass vacuously.
   const codes = new Set(found.map((f) => f.code));
-  for (const known of ['config.toml_syntax', 'config.untrusted_key', 'config.env_override', 'llm.unreachable', 'acp.unknown_agent', 'index.kiln_missing', 'fs.outside_root']) {
+  for (const known of ['trust.untrusted_folder', 'config.toml_syntax', 'config.untrusted_key', 'config.env_override', 'llm.unreachable', 'acp.unknown_agent', 'index.kiln_missing', 'fs.outside_root']) {
     assert.ok(codes.has(known), `the scan finds ${known}`);
   }
   const bad = found.filter((f) => !CODE.test(f.code) || !(ERROR_AREAS as readonly string[]).includes(CODE.exec(f.code)![1]));
@@ -110,6 +113,7 @@ test('the scan catches the spellings issue 14 named', () => {
     type FooCode = 'llm-timeout' | 'gateway.ok';
     class FooError extends HearthError { constructor() { super('acp.unknown-agent', 'm'); } }
     const p = { code: 'upstream-down' };
+    class BarError extends HearthError { constructor() { super('trust.untrusted-folder' satisfies TrustErrorCode, 'm'); } }
     throw new Error('a message, not a code');
     locator.problem(['x'], 'toml-syntax', 'error', 'm');
     throw new EmbeddingError('Index.KilnMissing', 'm');
@@ -117,7 +121,7 @@ test('the scan catches the spellings issue 14 named', () => {
   `;
   const source = parse(join(SRC, 'planted.ts'), planted);
   const bad = codesIn(source, codeFirstClasses([source]).add('EmbeddingError')).filter((f) => !CODE.test(f.code));
-  assert.deepEqual(bad.map((f) => f.code), ['llm-timeout', 'acp.unknown-agent', 'upstream-down', 'toml-syntax', 'Index.KilnMissing']);
+  assert.deepEqual(bad.map((f) => f.code), ['llm-timeout', 'acp.unknown-agent', 'upstream-down', 'trust.untrusted-folder', 'toml-syntax', 'Index.KilnMissing']);
 });
 
 test("a library's own error code (ECONNRESET) is never passed off as Hearth's", () => {
