@@ -44,5 +44,19 @@ const PLAIN_WORD = /^[a-z]{4,}$/;
  * letters or more are stemmed; other scripts, numbers and short words stay as written.
  */
 export function searchTerms(text: string): string[] {
-  return tokenize(text).map((word) => (PLAIN_WORD.test(word) ? stemmer(word) : word));
+  return tokenize(text).map(stem);
+}
+
+/** Stems already computed: ranking sections re-reads the same words for every query. */
+const stems = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
+function stem(word: string): string {
+  if (!PLAIN_WORD.test(word)) return word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stems.set(word, (stemmed = stemmer(word)));
+  }
+  return stemmed;
 }
