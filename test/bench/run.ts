@@ -5,11 +5,13 @@
 // and a no-op index pass), the cold paths (test/bench/coldSearch.bench.ts: `hearth --help` and a
 // whole-process `hearth search`) and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
 // and the postgres store against PGlite (test/bench/postgres.bench.ts).
-// HEARTH_BENCH_PARTS=store,pipeline,cold,gateway,files,hostile,postgres picks parts.
+// Extension activation in code-server (test/bench/activation.bench.ts: needs npm run package).
+// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runActivationBench } from './activation.bench';
 import { runColdBench } from './coldSearch.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
@@ -20,7 +22,7 @@ import { run as runPipelineBench } from './pipeline';
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,gateway,files,hostile,postgres').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -53,6 +55,10 @@ async function main(): Promise<void> {
   if (parts.has('cold')) {
     const lines = await runColdBench();
     printTable(['cold paths (HEARTH_BENCH_BASELINE=DIR: an earlier build beside)', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('activation')) {
+    const lines = await runActivationBench();
+    printTable(['extension activation (the packaged vsix in code-server)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('gateway')) {
     const lines = await runGatewayBench();

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { ConfinedRoot } from '../fs/confinedRoot';
 import { HearthError } from '../errors';
 import { walkNotes, type WalkScope } from './walkNotes';
@@ -23,7 +23,7 @@ export interface LineMatch {
  * order, at most `limit`. Patterns run on re2js (linear time), so a model's tool call can use them too.
  */
 export async function textSearch(kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal): Promise<LineMatch[]> {
-  const matches = lineMatcher(query);
+  const matches = await lineMatcher(query);
   const results: LineMatch[] = [];
   await walkNotes(kiln, scope, () => results.length >= limit, (note) => {
     if (!note.lines.some(matches)) return;
@@ -49,17 +49,18 @@ export class SearchQueryError extends HearthError {
   }
 }
 
-const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
-
 /**
  * `/pattern/flags` runs on RE2JS, a linear-time engine: no pattern a user or an agent writes can
  * backtrack for minutes (`/(a+)+$/` on a long line of `a` stalled the process). The price is the
  * features that need backtracking — backreferences and lookaround — which are refused with a clear
  * error. Flags i, s, m apply; g, y, u, d change nothing for a line test.
  */
-function lineMatcher(query: string): (line: string) => boolean {
+async function lineMatcher(query: string): Promise<(line: string) => boolean> {
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(query);
   if (regex) {
+    // Loaded with the first regex query, not with the extension.
+    const { RE2JS } = await import('re2js');
+    const REGEX_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
     let flags = 0;
     for (const flag of regex[2]) {
       if (REGEX_FLAGS[flag] !== undefined) flags |= REGEX_FLAGS[flag];

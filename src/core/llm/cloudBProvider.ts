@@ -1,5 +1,5 @@
 /** `cloud_b` through `@anthropic-ai/sdk` (Messages API, streamed). */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
 import { DEFAULT_TEMPERATURE } from '../config/schema';
 import { requireApiKey } from './apiKey';
@@ -33,7 +33,9 @@ export class CloudBProvider implements LlmProvider {
 
   private async client(): Promise<Anthropic> {
     const apiKey = requireApiKey(this.settings);
-    return new Anthropic({ baseURL: this.endpoint, apiKey, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
+    // The SDK loads with the first request, not with the extension (issue 15: cold paths).
+    const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+    return new AnthropicClient({ baseURL: this.endpoint, apiKey, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

@@ -2,7 +2,7 @@
  * `cloud_a`, `custom`, `openrouter`, `zai`, `cohere` and `vertexai`: every OpenAI-compatible
  * chat-completions endpoint through the `openai` package, with `baseURL` = the endpoint.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
 import { requireApiKey } from './apiKey';
 import { LlmError } from './errors';
@@ -32,7 +32,9 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   private async client(): Promise<OpenAI> {
     const apiKey = requireApiKey(this.settings);
     // Retries and timeouts are ours (RequestGuard), so the SDK's must not stack on top.
-    return new OpenAI({ baseURL: this.endpoint, apiKey: apiKey ?? NO_KEY, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
+    // The SDK loads with the first request, not with the extension (issue 15: cold paths).
+    const { default: OpenAIClient } = await import('openai');
+    return new OpenAIClient({ baseURL: this.endpoint, apiKey: apiKey ?? NO_KEY, maxRetries: this.deps.maxRetries ?? 1, timeout: 24 * 3600_000 });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
