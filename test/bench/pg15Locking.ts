@@ -95,7 +95,7 @@ async function concurrentMigrations(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * WRITERS clients write the same NOTES notes (CHUNKS chunks each) in shuffled orders, one
+ * WRITERS clients write the same NOTES notes (CHUNKS chunks each), two in each direction, one
  * transaction per note, as several `hearth index` runs do; a reader checks meanwhile that every
  * note it sees is whole. With the note lock (Hearth's way) and without it (what the lock prevents).
  */
@@ -113,7 +113,8 @@ async function concurrentWriters(pool: pg.Pool, locked: boolean): Promise<void> 
   const waits = sampleLockWaits(pool);
   const started = performance.now();
   await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
-    const order = Array.from({ length: NOTES }, (_, i) => i).sort((a, b) => ((a * 7919 + w * 104729) % NOTES) - ((b * 7919 + w * 104729) % NOTES));
+    // Two writers go front to back and two back to front: they meet on every note.
+    const order = Array.from({ length: NOTES }, (_, i) => (w % 2 === 0 ? i : NOTES - 1 - i));
     const client = await pool.connect();
     try {
       for (const i of order) {
@@ -157,10 +158,10 @@ async function searches(pool: pg.Pool): Promise<void> {
     await writeNoteRows(client, 'search', 'a-diary.md', 'd', [chunk('a-diary.md', 'Diary', `Today ${'compost '.repeat(30)}`)]);
     await writeNoteRows(client, 'search', 'compost.md', 'c', [chunk('compost.md', 'Compost', 'Leaves and scraps turn into soil.')]);
     await writeNoteRows(client, 'search', 'fr.md', 'f', [chunk('fr.md', 'Desserts', 'La crème brûlée du café. 東京の天気は晴れです。')], { frontmatter: { status: 'Draft', published: '2024-05-01T00:00:00.000Z' }, tags: ['food'], links: [] });
-    const text = await lexicalRows(client, 'search', 'compost', 5);
-    const accents = await lexicalRows(client, 'search', 'creme brulee', 5);
-    const cjk = await lexicalRows(client, 'search', '天気', 5);
-    const hostile = await lexicalRows(client, 'search', "it's & | ! ( ) :* <-> \\ compost", 5);
+    const text = await lexicalRows(client, 'search', 'compost', 5, 3);
+    const accents = await lexicalRows(client, 'search', 'creme brulee', 5, 3);
+    const cjk = await lexicalRows(client, 'search', '天気', 5, 3);
+    const hostile = await lexicalRows(client, 'search', "it's & | ! ( ) :* <-> \\ compost", 5, 3);
     const props = await propertyRows(client, 'search', [['status', 'draft'], ['published', '2024-05-01'], ['tags', '#food']], 5);
     console.log(
       `5. searches on PostgreSQL 15: "compost" → ${text.map((r) => `${r.path} ${r.note.toFixed(2)}`).join(', ')}; "creme brulee" → ${accents[0]?.path}; ` +

@@ -199,22 +199,19 @@ export class KilnIndex {
     // The team database answers every mode itself (full-text, property, HNSW); the flat stores
     // search the notes on disk for text and property, and their own BM25 for the lexical side.
     const store = this.kind === 'postgres' || (mode !== 'text' && mode !== 'property') ? await this.store() : undefined;
-    if (mode === 'text' && store?.lexicalSearch) {
-      const lexicon = await StoreLexicon.search(store, query, request.chunks ? limit * 2 : limit);
-      return toResults(lexicon.ranked(request.chunks ? limit * 2 : limit), query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
-    }
     if (mode === 'property' && store?.propertySearch) {
       const wanted = parsePropertyQuery(query);
       return (await store.propertySearch(wanted, limit)).map((note) => propertyResult(note, wanted));
     }
-    if (mode === 'text') {
+    if (mode === 'text' && !store?.lexicalSearch) {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
       const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
     if (mode === 'property' || !store) return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
-    if (mode === 'hybrid' && request.lexicalOnly) {
+    // Text mode in a store that ranks words itself: the lexical side of hybrid, ranked the same way.
+    if ((mode === 'hybrid' && request.lexicalOnly) || mode === 'text') {
       const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.bm25(store);
       const notes = request.chunks ? limit * 2 : limit;
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);

@@ -1,5 +1,5 @@
 import type { LexicalQuery } from './noteBm25';
-import type { LexicalRanker, RankedNote } from './noteRanking';
+import type { LexicalRanker } from './noteRanking';
 import { tokenize } from './tokenize';
 import type { ChunkRecord, LexicalNote, VectorStore } from './store/vectorStore';
 
@@ -9,9 +9,9 @@ const MAX_QUERY_TERMS = 256;
 
 /**
  * The lexical side of a store that ranks words itself (the team database's full-text search),
- * shaped for the one hybrid ranking (rankHybrid) and for text mode: the store's notes with their
- * relevances, looked up by path and chunk. Its query's words only serve the phrase and title
- * re-ranking of hybrid search; the store's own parser decided what matched.
+ * shaped for the one ranking, rankHybrid (text mode is its lexical side alone): the store's notes
+ * with their relevances, looked up by path and chunk. The query's words only serve hybrid's phrase
+ * and title re-ranking; the store's own parser decided what matched.
  */
 export class StoreLexicon implements LexicalRanker {
   private readonly byPath = new Map<string, LexicalNote>();
@@ -48,18 +48,5 @@ export class StoreLexicon implements LexicalRanker {
 
   chunksOf(notePath: string): ChunkRecord[] | undefined {
     return this.store.noteChunks?.(notePath);
-  }
-
-  /** Text mode: the notes as the store ranked them, each with its matching sections best first. */
-  ranked(limit: number): RankedNote[] {
-    return this.notes.slice(0, limit).map((note) => ({
-      path: note.path,
-      score: note.relevance,
-      sections: note.sections
-        .map((s) => ({ chunk: s.chunk, score: s.relevance }))
-        .sort((a, b) => b.score - a.score || a.chunk.startLine - b.chunk.startLine)
-        // Every chunk carries the title: a note found by its title alone shows its opening, not every section.
-        .filter((s, i) => i === 0 || s.score > 0),
-    }));
   }
 }

@@ -62,6 +62,22 @@ test('text search runs in the database: a title match ranks above a note repeati
   }
 });
 
+test('text search weighs a word by its rarity: a rare word in a body beats a word every note has in a title', async () => {
+  const files: Record<string, string> = { 'the.md': '# The\n\nAn opening line.\n', 'pests.md': '# Pests\n\nAphids gather on the roses.\n' };
+  for (let i = 0; i < 12; i++) files[`n${i}.md`] = `# Note ${i}\n\nThe weather on day ${i}.\n`;
+  const kiln = makeKiln(files);
+  const index = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'search/rarity' });
+  try {
+    await index.update();
+    const hits = await index.search('the aphids', { mode: 'text', limit: 5 });
+    assert.equal(hits[0]?.path, 'pests.md', JSON.stringify(hits.map((h) => [h.path, h.score])));
+    assert.ok(hits[0].score < 1, 'neither word where it counts most');
+  } finally {
+    await index.dispose();
+    removeKiln(kiln);
+  }
+});
+
 test('hybrid search in the database: one row per note, the clear lexical match first despite a noise embedder, no in-process BM25', async () => {
   const kiln = makeKiln(NOTES);
   const index = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'search/hybrid' });

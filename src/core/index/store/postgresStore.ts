@@ -205,7 +205,7 @@ export class PostgresStore implements VectorStore {
    * into notes there. Chunks another writer changed since the last refresh are left out.
    */
   async lexicalSearch(query: string, notes: number, alsoPaths: readonly string[] = []): Promise<LexicalNote[]> {
-    const rows = await this.withClient((client) => lexicalRows(client, this.options.kilnId, query, notes, alsoPaths));
+    const rows = await this.withClient((client) => lexicalRows(client, this.options.kilnId, query, notes, this.live, alsoPaths));
     const found = new Map<string, LexicalNote>();
     for (const row of rows) {
       const chunk = this.notes.get(row.path)?.chunks[row.ordinal];
