@@ -2,7 +2,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { HearthError } from '../errors';
-import { DEFAULT_FIELDS, FIELDS, type NoteBm25Snapshot } from './noteBm25';
+import type { NoteBm25Snapshot } from './noteBm25';
+import { DEFAULT_FIELDS, FIELDS } from './noteFields';
 
 /**
  * The lexical (BM25) index on disk, beside the vector store: `lexical.bin` in the store's folder.

@@ -1,34 +1,10 @@
 import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
+import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
 import { searchTerms } from './tokenize';
 
-/** A note's fields, in the order of their columns in the postings. */
-export const FIELDS = ['title', 'headings', 'lead', 'body'] as const;
 const F = FIELDS.length;
-
-export interface FieldParams {
-  /** How much one occurrence in the field counts against one in the body. */
-  weight: number;
-  /** Length normalization (0: none, 1: full). */
-  b: number;
-}
-
-/**
- * Tuned on the dev set (test/eval/dev.json): the title (and file name), heading path and opening
- * lines carry what a note is about (the opening lines alone moved top-1 from 0.90 to 0.92); a body
- * that repeats a word saturates (k1) and long bodies are normalized. The title's weight is high
- * enough that one title word outweighs a word repeated through a long body (the dev set itself is
- * indifferent between 4 and 12).
- */
-export const DEFAULT_FIELDS: Record<(typeof FIELDS)[number], FieldParams> = {
-  title: { weight: 10, b: 0.3 },
-  headings: { weight: 1.5, b: 0.5 },
-  lead: { weight: 2.5, b: 0.3 },
-  body: { weight: 1, b: 0.75 },
-};
 const K1 = 1.2;
-/** Words of the body (after headings and link targets are dropped) that make its opening. */
-const LEAD_WORDS = 60;
 /** A query's first this many distinct words count; a pasted page does not cost a scan per word. */
 const MAX_QUERY_TERMS = 256;
 const MAX_QUERY_CHARS = 4000;
@@ -378,22 +354,7 @@ export class NoteBm25 {
 
   /** Term id → counts per field, and the fields' lengths in words. */
   private termsOf(chunks: ChunkRecord[]): { counts: Map<number, number[]>; lengths: number[] } {
-    const first = chunks[0];
-    const stem = first.notePath.replace(/\.(md|markdown)$/i, '');
-    // Title and file name often say the same: a word counts once in the field.
-    const title = [...new Set([...searchTerms(first.title), ...searchTerms(stem)])];
-    const headings = searchTerms([...new Set(chunks.flatMap((c) => c.headingPath))].join('\n'));
-    const body = chunks.map((c) => c.text).join('\n');
-    const prose = body
-      .slice(0, LEAD_WORDS * 100)
-      .split('\n')
-      .filter((line) => !/^\s{0,3}#{1,6}\s/.test(line))
-      .join('\n')
-      .replace(/\]\([^)]*\)/g, ']')
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/https?:\/\/\S+/g, ' ');
-    const lead = searchTerms(prose.slice(0, LEAD_WORDS * 12)).slice(0, LEAD_WORDS);
-    const fields = [title, headings, lead, searchTerms(body)];
+    const fields = noteFieldTerms(chunks);
     const counts = new Map<number, number[]>();
     fields.forEach((tokens, f) => {
       for (const token of tokens) {
