@@ -36,10 +36,10 @@ function readmeKiln(): string {
   return root;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, bin = BIN): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv, bin: string | undefined = BIN): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, bin === undefined ? args : [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -63,6 +63,10 @@ export async function runColdBench(): Promise<{ label: string; value: string }[]
   const bins = baseline ? [BIN, baseline] : [BIN];
   const cell = (values: number[][]) => values.map((v) => `${median(v).toFixed(0)} ms`).join(' (before: ') + (baseline ? ')' : '');
   try {
+    // Node's own start, the floor under every whole-process figure on this machine at this moment.
+    const floor: number[] = [];
+    for (let i = 0; i < RUNS; i++) floor.push((await run(['-e', '0'], env, undefined)).ms);
+    out.push({ label: 'node -e 0, whole process (median): the floor', value: `${median(floor).toFixed(0)} ms` });
     const help = bins.map(() => [] as number[]);
     for (let i = 0; i < RUNS; i++) for (const [b, bin] of bins.entries()) help[b].push((await run(['--help'], env, bin)).ms);
     out.push({ label: 'hearth --help, whole process (median)', value: cell(help) });
