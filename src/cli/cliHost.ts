@@ -10,6 +10,7 @@ import type { CliConfig } from '../core/config/schema';
 import { protectedQuestion, type ProtectedWriteRequest } from '../core/fs/writeGate';
 import type { Host, Logger, LogLevel, Progress, ProgressOptions, SecretStore } from '../core/host';
 import { isLevelEnabled, Redactor, redactingLogger } from '../core/logging/redactingLogger';
+import { sinkLogger } from '../core/logging/sinkLogger';
 import { createProgressView, type ProgressView } from './terminalProgress';
 
 export interface CliHostOptions {
@@ -47,12 +48,11 @@ export class CliHost implements Host {
     this.redactor = options.redactor ?? new Redactor();
     // In the CLI `{secret:NAME}` reads the environment variable NAME (DESIGN.md decision 2).
     this.secrets = { get: async (name) => options.env[name] };
-    const write = (level: LogLevel) => (message: string, ...args: unknown[]) => {
+    const plain = sinkLogger((level, message, args) => {
       if (!isLevelEnabled(level, options.level)) return;
       const rest = args.map((arg) => formatArg(arg, options.level));
       this.writeLine(`[${level}] ${[message, ...rest].join(' ')}`);
-    };
-    const plain: Logger = { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug'), trace: write('trace') };
+    });
     this.log = redactingLogger(plain, this.redactor);
   }
 

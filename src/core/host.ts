@@ -9,13 +9,21 @@ export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
 
-/** Mirrors VS Code's LogOutputChannel so the editor host can pass its channel straight through. */
+/** Mirrors VS Code's LogOutputChannel's methods, plus sub-loggers per topic. */
 export interface Logger {
   error(message: string, ...args: unknown[]): void;
   warn(message: string, ...args: unknown[]): void;
   info(message: string, ...args: unknown[]): void;
   debug(message: string, ...args: unknown[]): void;
   trace(message: string, ...args: unknown[]): void;
+  /**
+   * A logger for one topic: its lines start `[topic] `, and a child's child joins the topics
+   * (`log.child('mcp').child('fs')` writes `[mcp:fs] …`). Areas take a child of the logger they are
+   * given instead of typing a prefix, so every line names its area the same way; the child writes
+   * through its parent, so redaction and the level filter still apply. Build loggers with
+   * `sinkLogger` (core/logging/sinkLogger.ts), which implements this.
+   */
+  child(topic: string): Logger;
 }
 
 /** Reports progress of long work; `increment` is a percentage of the whole, as in VS Code. */
@@ -60,4 +68,5 @@ export const silentLogger: Logger = {
   info() {},
   debug() {},
   trace() {},
+  child: () => silentLogger,
 };

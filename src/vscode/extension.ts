@@ -62,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
   let logLevel: LogLevel = 'info';
   const log = redactingLogger(levelFilteredLogger(channelLogger(channel), () => logLevel), redactor);
   void owned?.dispose();
-  const store = new DisposableStore(log);
+  const store = new DisposableStore(log.child('shutdown'));
   owned = store;
   // Only a fallback: deactivate() has ended the store by the time VS Code disposes this.
   context.subscriptions.push(store);

@@ -62,7 +62,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   owned.add(toDisposable(() => void process.off('exit', onExit)));
   await settleWithin(gateway.applyConfig(loaded.config.mcp.servers), 5000);
   const { ready, total } = gateway.health();
-  host.log.info(`gateway: ${kilnTools.length} kiln tools, ${ready}/${total} upstreams ready`);
+  host.log.child('gateway').info(`${kilnTools.length} kiln tools, ${ready}/${total} upstreams ready`);
 
   let finish!: () => void;
   const finished = new Promise<void>((done) => (finish = done));

@@ -56,7 +56,7 @@ export async function indexWithProgress(cli: CliContext, index: KilnIndex, force
   const report = await cli.host.withProgress({ title: 'Indexing the kiln', cancellable: true }, (progress, signal) => index.update({ force, progress, signal }));
   if (report.rebuilt) cli.host.writeLine(`index: rebuilt from scratch: ${report.rebuilt}`);
   for (const problem of report.problems) cli.host.writeLine(`index: ${problem.path}: ${problem.message}`);
-  for (const skip of report.skipped) cli.host.log.info(`index: skipped ${skip.path}: ${skip.reason}`);
+  for (const skip of report.skipped) cli.host.log.child('index').info(`skipped ${skip.path}: ${skip.reason}`);
   if (report.cancelled) cli.host.writeLine('index: cancelled; what was embedded is kept, and the next run continues from there.');
   return report;
 }

@@ -43,7 +43,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     if (mode === 'hybrid' || mode === 'semantic') {
       const report = await indexWithProgress(cli, index);
-      if (report.embedded > 0) cli.host.log.info(`index: embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
+      if (report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }
     const results = await index.search(query, { mode, limit, chunks: values.chunks === true });
     if (values.json) {

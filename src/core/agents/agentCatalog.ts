@@ -31,7 +31,11 @@ export interface AgentCatalogOptions {
 }
 
 export class HearthAgentCatalog implements AgentCatalog {
-  constructor(private readonly options: AgentCatalogOptions) {}
+  private readonly log: Logger;
+
+  constructor(private readonly options: AgentCatalogOptions) {
+    this.log = options.log.child('agents');
+  }
 
   /** Where this catalog's sessions are recorded (history views list and read it); undefined when not recorded. */
   get transcripts(): TranscriptStore | undefined {
@@ -52,7 +56,7 @@ export class HearthAgentCatalog implements AgentCatalog {
     const taken = new Set(internal.map((agent) => agent.name));
     const external = (await this.externalAgents()).filter((agent) => {
       if (!taken.has(agent.name)) return true;
-      this.options.log.warn(`[agents] the external agent "${agent.name}" has the name of an internal agent card; the card wins (rename one of them)`);
+      this.log.warn(`the external agent "${agent.name}" has the name of an internal agent card; the card wins (rename one of them)`);
       return false;
     });
     return [...internal, ...external];
@@ -69,13 +73,13 @@ export class HearthAgentCatalog implements AgentCatalog {
       const named = agents.find((agent) => agent.name === acp.default_agent);
       if (named?.available) return named.name;
       const why = named ? `is not available (${named.unavailableReason ?? 'unknown reason'})` : 'is not a known agent';
-      this.options.log.warn(`[agents] default_agent "${acp.default_agent}" ${why}; using agent_preference "${chat.agent_preference}" instead`);
+      this.log.warn(`default_agent "${acp.default_agent}" ${why}; using agent_preference "${chat.agent_preference}" instead`);
     }
     if (chat.agent_preference === 'acp') {
       const external = agents.find((agent) => agent.kind === 'external' && agent.available);
       if (external) return external.name;
       const fallback = this.fallbackFor(agents);
-      if (fallback) this.options.log.warn(`[agents] ${fallback}`);
+      if (fallback) this.log.warn(`${fallback}`);
     }
     return BUILTIN_AGENT_NAME;
   }
@@ -118,7 +122,7 @@ export class HearthAgentCatalog implements AgentCatalog {
       const untrusted = this.options.untrustedReason?.();
       return untrusted ? agents.map((agent) => ({ ...agent, available: false, unavailableReason: untrusted })) : agents;
     } catch (error) {
-      this.options.log.warn(`[agents] listing external agents failed: ${describeError(error)}`);
+      this.log.warn(`listing external agents failed: ${describeError(error)}`);
       return [];
     }
   }

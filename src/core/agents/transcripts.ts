@@ -79,7 +79,7 @@ export class TranscriptStore {
           prompts: prompts.length,
         });
       } catch (error) {
-        this.log.debug(`[agents] transcript ${name} skipped: ${describeError(error)}`);
+        this.log.child('agents').debug(`transcript ${name} skipped: ${describeError(error)}`);
       }
     }
     return summaries.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
@@ -168,7 +168,7 @@ class TranscriptWriter {
   }
 
   private fail(error: unknown): void {
-    if (!this.failed) this.log.warn(`[agents] transcript not saved (${this.file}): ${describeError(error)}`);
+    if (!this.failed) this.log.child('agents').warn(`transcript not saved (${this.file}): ${describeError(error)}`);
     this.failed = true;
   }
 }

@@ -59,7 +59,11 @@ export class ChangeJournal {
   private dir: string | undefined;
   private lastPrune = 0;
 
-  constructor(private readonly options: ChangeJournalOptions) {}
+  private readonly log: Logger;
+
+  constructor(private readonly options: ChangeJournalOptions) {
+    this.log = options.log.child('changes');
+  }
 
   private now(): Date {
     return this.options.now?.() ?? new Date();
@@ -160,9 +164,9 @@ export class ChangeJournal {
       try {
         const parsed = JSON.parse(await readFile(join(dir, 'entries', name), 'utf8')) as unknown;
         if (isRecord(parsed) && `${parsed.id}.json` === name) records.push(parsed);
-        else this.options.log.warn(`changes: skipped ${name}: not a change record`);
+        else this.log.warn(`skipped ${name}: not a change record`);
       } catch (error) {
-        this.options.log.warn(`changes: skipped damaged journal entry ${name}: ${(error as Error).message}`);
+        this.log.warn(`skipped damaged journal entry ${name}: ${(error as Error).message}`);
       }
     }
     return records;
@@ -176,13 +180,13 @@ export class ChangeJournal {
     const state: ChangeState = hash === record.after ? 'done' : 'aborted';
     record.state = state;
     await this.saveEntry(dir, record);
-    this.options.log.info(`changes: a change interrupted by a crash was settled: ${record.path} (${record.id}) is ${state === 'done' ? 'the new version' : 'the old version'}`);
+    this.log.info(`a change interrupted by a crash was settled: ${record.path} (${record.id}) is ${state === 'done' ? 'the new version' : 'the old version'}`);
   }
 
   private async pruneNowAndThen(): Promise<void> {
     if (Date.now() - this.lastPrune < 60_000) return;
     this.lastPrune = Date.now();
-    await this.prune().catch((error: unknown) => this.options.log.warn(`changes: pruning failed: ${(error as Error).message}`));
+    await this.prune().catch((error: unknown) => this.log.warn(`pruning failed: ${(error as Error).message}`));
   }
 
   /**

@@ -45,6 +45,6 @@ export class AgentSessionSlot {
   async end(): Promise<void> {
     const session = this.session;
     this.session = undefined;
-    await session?.dispose().catch((error) => this.log.warn(`chat: ending the agent session failed: ${describeError(error)}`));
+    await session?.dispose().catch((error) => this.log.child('chat').warn(`ending the agent session failed: ${describeError(error)}`));
   }
 }

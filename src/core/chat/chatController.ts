@@ -76,7 +76,7 @@ export class ChatController {
   private pickerWanted: boolean;
   private readonly permissions: PermissionPrompts;
   private readonly _onDidChangeAgent = new Emitter<string | undefined>({
-    onListenerError: (error) => this.deps.log.warn(`chat: a listener of the agent failed: ${describeError(error)}`),
+    onListenerError: (error) => this.log.warn(`a listener of the agent failed: ${describeError(error)}`),
   });
   /** Fires with the conversation's agent whenever it changes (the status bar item). */
   readonly onDidChangeAgent = this._onDidChangeAgent.event;
@@ -88,9 +88,11 @@ export class ChatController {
   private contextNoticeShown = false;
 
   private readonly deps: ChatControllerDeps;
+  private readonly log: Logger;
 
   constructor(deps: ChatControllerDeps) {
     this.deps = { ...deps, post: redactedPost(deps.post, deps.redactor) };
+    this.log = deps.log.child('chat');
     this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     this.now = deps.now ?? Date.now;
     this.permissions = new PermissionPrompts((m) => deps.post(m));
@@ -109,7 +111,7 @@ export class ChatController {
       const view = await this.deps.reviews.view();
       if (ticket === this.reviewsTicket) post({ type: 'reviews', view });
     } catch (error) {
-      this.deps.log.warn(`chat: could not list the pending agent changes: ${describeError(error)}`);
+      this.log.warn(`could not list the pending agent changes: ${describeError(error)}`);
     }
   }
 
@@ -129,13 +131,13 @@ export class ChatController {
   async handle(raw: unknown, reply: (message: HostMessage) => void = this.deps.post): Promise<void> {
     const parsed = parseWebviewMessage(raw);
     if ('error' in parsed) {
-      this.deps.log.warn(`chat: ignored a malformed message from the panel (${parsed.error})`);
+      this.log.warn(`ignored a malformed message from the panel (${parsed.error})`);
       return;
     }
     try {
       await this.dispatch(parsed.message, reply === this.deps.post ? reply : redactedPost(reply, this.deps.redactor));
     } catch (error) {
-      this.deps.log.error(`chat: ${parsed.message.type} failed: ${describeError(error)}`);
+      this.log.error(`${parsed.message.type} failed: ${describeError(error)}`);
       this.notice('error', describeError(error));
     }
   }
@@ -199,7 +201,7 @@ export class ChatController {
           return await this.deps.notes.open(message.target, message.line);
         } catch (error) {
           if (!(error instanceof ChatPathError)) throw error;
-          this.deps.log.warn(`chat: refused to open a note from the panel (${error.code}): ${message.target}`);
+          this.log.warn(`refused to open a note from the panel (${error.code}): ${message.target}`);
           return this.notice('error', error.message);
         }
       case 'requestModels': {
@@ -400,7 +402,7 @@ export class ChatController {
       await this.deps.store.setLast(this.conversation.id);
       this.postState();
     } catch (error) {
-      this.deps.log.error(`chat: saving the conversation failed: ${describeError(error)}`);
+      this.log.error(`saving the conversation failed: ${describeError(error)}`);
     }
     finish();
   }
@@ -419,7 +421,7 @@ export class ChatController {
       }
       return context.attachments;
     } catch (error) {
-      this.deps.log.warn(`chat: auto context failed: ${describeError(error)}`);
+      this.log.warn(`auto context failed: ${describeError(error)}`);
       return [];
     }
   }
@@ -441,7 +443,7 @@ export class ChatController {
     try {
       this.agents = await this.deps.catalog.list();
     } catch (error) {
-      this.deps.log.error(`chat: listing agents failed: ${describeError(error)}`);
+      this.log.error(`listing agents failed: ${describeError(error)}`);
     }
   }
 
@@ -480,7 +482,7 @@ export class ChatController {
       return await this.deps.notes.confine(path);
     } catch (error) {
       if (!(error instanceof ChatPathError)) throw error;
-      this.deps.log.warn(`chat: refused a path from the panel (${error.code}): ${path}`);
+      this.log.warn(`refused a path from the panel (${error.code}): ${path}`);
       this.notice('error', error.message);
       return undefined;
     }

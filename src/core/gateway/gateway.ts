@@ -193,7 +193,7 @@ export class Gateway {
     for (const { upstream } of this.upstreams.values()) {
       for (const tool of upstream.tools) {
         if (routes.has(tool.exposedName)) {
-          this.options.log.warn(`[mcp] tool "${tool.exposedName}" of "${upstream.name}" hides one of another server with the same exposed name`);
+          this.options.log.child('mcp').warn(`tool "${tool.exposedName}" of "${upstream.name}" hides one of another server with the same exposed name`);
           continue;
         }
         routes.set(tool.exposedName, { upstream, originalName: tool.originalName });

@@ -58,12 +58,13 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   const now = options.now ?? Date.now;
   const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  const log = options.log.child('gateway');
   let port = 0;
   const expireIdle = async (): Promise<number> => {
     const idle = [...sessions.entries()].filter(([, session]) => now() - session.lastUsed > idleMs);
     for (const [id] of idle) sessions.delete(id);
     await Promise.allSettled(idle.map(([, session]) => session.transport.close()));
-    if (idle.length) options.log.info(`[gateway] closed ${idle.length} HTTP session(s) idle for more than ${Math.round(idleMs / 1000)} s`);
+    if (idle.length) log.info(`closed ${idle.length} HTTP session(s) idle for more than ${Math.round(idleMs / 1000)} s`);
     return idle.length;
   };
   /** Room for one more session: the least recently used ones go first. */
@@ -71,7 +72,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     while (sessions.size >= maxSessions) {
       const [id, oldest] = [...sessions.entries()].reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
       sessions.delete(id);
-      options.log.warn(`[gateway] ${maxSessions} HTTP sessions open: closed the least recently used one`);
+      log.warn(`${maxSessions} HTTP sessions open: closed the least recently used one`);
       await oldest.transport.close().catch(() => {});
     }
   };
@@ -108,7 +109,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       body = await readJson(req);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
-      options.log.warn(`[gateway] refused an HTTP request body over ${MAX_BODY_BYTES} bytes`);
+      log.warn(`refused an HTTP request body over ${MAX_BODY_BYTES} bytes`);
       res.setHeader('connection', 'close');
       return fail(res, 413, `Payload too large: the gateway accepts request bodies up to ${MAX_BODY_BYTES / (1024 * 1024)} MB`);
     }
@@ -133,7 +134,7 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error) => {
-      options.log.warn(`[gateway] HTTP request failed: ${describeError(error)}`);
+      log.warn(`HTTP request failed: ${describeError(error)}`);
       if (!res.headersSent) fail(res, error instanceof SyntaxError ? 400 : 500, describeError(error));
       else res.end();
     });

@@ -47,7 +47,7 @@ export async function callServedTool(
   try {
     return await options.gateway.callTool(name, args, signal);
   } catch (error) {
-    if (!isHearthError(error)) options.log.warn(`[gateway] ${name}: ${describeError(error)}`);
+    if (!isHearthError(error)) options.log.child('gateway').warn(`${name}: ${describeError(error)}`);
     return { content: [{ type: 'text', text: describeError(error) }], isError: true };
   }
 }

@@ -39,15 +39,17 @@ export class GatewayStdioTransport implements Transport {
 
   private readonly reader: JsonRpcLineReader;
   private closed = false;
+  private readonly log: Logger;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   private readonly onEnd = () => void this.close();
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-    private readonly log: Logger,
+    log: Logger,
     maxRequestBytes = GATEWAY_MAX_REQUEST_MB * 1024 * 1024,
   ) {
+    this.log = log.child('gateway');
     this.reader = new JsonRpcLineReader(maxRequestBytes);
   }
 
@@ -82,12 +84,12 @@ export class GatewayStdioTransport implements Transport {
     if (event.kind === 'oversize') {
       const limit = this.reader.maxBytes / (1024 * 1024);
       const id = idIn(event.head);
-      this.log.warn(`[gateway] refused a request of more than ${limit} MB (id ${JSON.stringify(id)}); the gateway's own limit is ${limit} MB`);
+      this.log.warn(`refused a request of more than ${limit} MB (id ${JSON.stringify(id)}); the gateway's own limit is ${limit} MB`);
       this.answerError(id, ErrorCode.InvalidRequest, `Request too large: over the gateway's ${limit} MB limit`);
       return;
     }
     if (event.kind === 'not-json') {
-      this.log.warn(`[gateway] a line that is not JSON: ${event.sample}`);
+      this.log.warn(`a line that is not JSON: ${event.sample}`);
       this.answerError(null, ErrorCode.ParseError, 'Parse error: the line is not JSON');
       return;
     }
@@ -103,7 +105,7 @@ export class GatewayStdioTransport implements Transport {
       return;
     }
     const why = !object ? 'not an object' : object.jsonrpc !== '2.0' ? 'missing "jsonrpc": "2.0"' : 'not a JSON-RPC request, notification or response';
-    this.log.warn(`[gateway] an invalid message (${why}): ${event.sample}`);
+    this.log.warn(`an invalid message (${why}): ${event.sample}`);
     this.answerError(id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`);
   }
 

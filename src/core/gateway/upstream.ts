@@ -72,12 +72,15 @@ export class Upstream {
   private _tools: UpstreamTool[] = [];
   private _state: UpstreamState = { kind: 'stopped' };
   private readonly _onDidChange = new Emitter<Upstream>();
+  private readonly log: Logger;
   readonly onDidChange = this._onDidChange.event;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly options: UpstreamOptions,
-  ) {}
+  ) {
+    this.log = options.log.child('mcp').child(config.name);
+  }
 
   get name(): string {
     return this.config.name;
@@ -176,7 +179,7 @@ export class Upstream {
     const gen = ++this.generation;
     this.clearTimers();
     this.setState({ kind: 'connecting' });
-    const log = this.options.log;
+    const log = this.log;
     let transport: UpstreamConnection | undefined;
     try {
       const open = this.options.transport ?? configuredTransport;
@@ -187,15 +190,15 @@ export class Upstream {
         stopGraceMs: this.options.stopGraceMs,
         maxMessageBytes: this.config.max_message_mb * 1024 * 1024,
         onTooLarge: () => this.dropped(gen, `it sent a message of more than ${this.config.max_message_mb} MB (max_message_mb = ${this.config.max_message_mb})`),
-        onStderrLine: (line) => log.debug(`[mcp:${this.name}] ${line}`),
-        onUnresolved: (key, reference) => log.warn(`[mcp:${this.name}] env ${key} = "${reference}" is not set; the server starts without it`),
+        onStderrLine: (line) => log.debug(`${line}`),
+        onUnresolved: (key, reference) => log.warn(`env ${key} = "${reference}" is not set; the server starts without it`),
       });
       if (gen !== this.generation) return;
       this.transport = transport;
       const client = new Client(CLIENT_INFO, { capabilities: {} });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(gen));
       client.onerror = (error) => {
-        log.debug(`[mcp:${this.name}] transport error: ${describeError(error)}`);
+        log.debug(`transport error: ${describeError(error)}`);
         // Remote transports report a lost stream as an error without closing; check the connection.
         if (this.config.transport.type !== 'stdio' && this._state.kind === 'ready') void this.probe(gen);
       };
@@ -211,7 +214,7 @@ export class Upstream {
       if (gen !== this.generation) return;
       this.attempt = 0;
       this.setState({ kind: 'ready', toolCount: this._tools.length });
-      log.info(`[mcp:${this.name}] ready with ${this._tools.length} tools`);
+      log.info(`ready with ${this._tools.length} tools`);
       this.startPing(gen);
     } catch (error) {
       // Whatever failed, the process (tree) we started must not outlive the attempt.
@@ -273,7 +276,7 @@ export class Upstream {
       this._tools = tools;
       this.setState({ kind: 'ready', toolCount: tools.length });
     } catch (error) {
-      this.options.log.warn(`[mcp:${this.name}] could not refresh tools: ${describeError(error)}`);
+      this.log.warn(`could not refresh tools: ${describeError(error)}`);
     }
   }
 
@@ -305,7 +308,7 @@ export class Upstream {
     this.transport = undefined;
     void client?.close().catch(() => {});
     void transport?.close().catch(() => {});
-    this.options.log.warn(`[mcp:${this.name}] disconnected: ${reason}`);
+    this.log.warn(`disconnected: ${reason}`);
     this.failed(this.generation, new GatewayError('gateway.upstream_down', reason, this.name));
   }
 
@@ -313,7 +316,7 @@ export class Upstream {
     const willRetry = this.config.auto_reconnect && !this.stopped;
     const delay = willRetry ? backoffDelay(this.attempt++, this.options.backoff ?? DEFAULT_BACKOFF) : 0;
     this.setState({ kind: 'down', error: error.message, code: error.code, nextRetryAt: willRetry ? Date.now() + delay : undefined });
-    this.options.log.warn(`[mcp:${this.name}] down: ${error.message}${willRetry ? `; retrying in ${delay} ms` : ''}`);
+    this.log.warn(`down: ${error.message}${willRetry ? `; retrying in ${delay} ms` : ''}`);
     if (!willRetry) return;
     this.retryTimer = setTimeout(() => {
       if (gen === this.generation && !this.stopped) void this.connect();

@@ -188,7 +188,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   report.notes = hashes.size;
   report.chunks = store.count;
   report.seconds = (performance.now() - started) / 1000;
-  if (report.problems.length > 0) ctx.log.warn(`index: ${report.problems.length} note(s) with problems: ${report.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
+  if (report.problems.length > 0) ctx.log.child('index').warn(`${report.problems.length} note(s) with problems: ${report.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
   return report;
 }
 

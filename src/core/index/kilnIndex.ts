@@ -142,7 +142,7 @@ export class KilnIndex {
       } catch (error) {
         // Another process (the CLI beside the editor) committed first: reload its state and redo.
         if (!isHearthError(error) || error.code !== 'index.changed_on_disk') throw error;
-        this.options.log.info('index: changed by another process; reloading it and running again');
+        this.options.log.child('index').info('changed by another process; reloading it and running again');
         await this.reopen();
         report = await run();
       } finally {
@@ -289,7 +289,7 @@ export class KilnIndex {
     const { store, rebuilt } = await openOrRebuildVectorStore(this.kind, this.dir, { providerType, model, dim });
     if (rebuilt) {
       this.rebuiltReason = rebuilt.message;
-      this.options.log.warn(`index: rebuilding every note: ${rebuilt.message}`);
+      this.options.log.child('index').warn(`rebuilding every note: ${rebuilt.message}`);
     }
     return store;
   }
@@ -380,7 +380,7 @@ export class KilnIndex {
       const file = await readLexicalFile(this.dir);
       return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
     } catch (error) {
-      this.options.log.warn(`index: ${describeError(error)}`);
+      this.options.log.child('index').warn(describeError(error));
       return undefined;
     }
   }
@@ -391,7 +391,7 @@ export class KilnIndex {
     try {
       await writeLexicalFile(this.dir, snapshot, hashes);
     } catch (error) {
-      this.options.log.warn(`index: the lexical index could not be saved: ${describeError(error)}`);
+      this.options.log.child('index').warn(`the lexical index could not be saved: ${describeError(error)}`);
     }
   }
 

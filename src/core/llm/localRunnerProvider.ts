@@ -101,7 +101,7 @@ export class LocalRunnerProvider implements LlmProvider {
       return contextLength ? Math.min(contextLength, MAX_NUM_CTX) : undefined;
     } catch (error) {
       // An unknown model or a dead runner fails the chat request itself with the right error.
-      this.deps.log?.debug(`local runner: no metadata for ${model}: ${(error as Error)?.message}`);
+      this.deps.log?.child('local-runner').debug(`no metadata for ${model}: ${(error as Error)?.message}`);
       return undefined;
     }
   }

@@ -5,17 +5,13 @@
 import type { Logger, LogLevel } from '../host';
 import { LOG_LEVELS } from '../host';
 import type { Redactor } from './redactor';
+import { sinkLogger } from './sinkLogger';
 
 export { REDACTED, Redactor } from './redactor';
 
 /** Wraps a logger so that no registered secret reaches it, in the message or in any argument. */
 export function redactingLogger(inner: Logger, redactor: Redactor): Logger {
-  const wrap =
-    (level: LogLevel) =>
-    (message: string, ...args: unknown[]): void => {
-      inner[level](redactor.redact(message), ...args.map((arg) => redactor.redactValue(arg)));
-    };
-  return { error: wrap('error'), warn: wrap('warn'), info: wrap('info'), debug: wrap('debug'), trace: wrap('trace') };
+  return sinkLogger((level, message, args) => inner[level](redactor.redact(message), ...args.map((arg) => redactor.redactValue(arg))));
 }
 
 /** True when a message at `level` should be written under the threshold `threshold`. */
@@ -29,12 +25,9 @@ export function isLevelEnabled(level: LogLevel, threshold: LogLevel): boolean {
  */
 export function levelFilteredLogger(inner: Logger, level: LogLevel | (() => LogLevel)): Logger {
   const threshold = typeof level === 'function' ? level : () => level;
-  const wrap =
-    (at: LogLevel) =>
-    (message: string, ...args: unknown[]): void => {
-      if (isLevelEnabled(at, threshold())) inner[at](message, ...args);
-    };
-  return { error: wrap('error'), warn: wrap('warn'), info: wrap('info'), debug: wrap('debug'), trace: wrap('trace') };
+  return sinkLogger((at, message, args) => {
+    if (isLevelEnabled(at, threshold())) inner[at](message, ...args);
+  });
 }
 
 /** `[logging].level`, raised to `debug` when `[cli].verbose` is true (DESIGN.md decision 12). */

@@ -62,7 +62,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
           if (!this.pending.delete(id)) return;
           this._onDidChangePending.fire();
           signal?.removeEventListener('abort', onAbort);
-          this.log.info(`[changes] ${outcome.accepted ? 'accepted' : 'rejected'}: ${proposal.kind} ${proposal.path} by ${this.who(proposal)}`);
+          this.log.child('changes').info(`${outcome.accepted ? 'accepted' : 'rejected'}: ${proposal.kind} ${proposal.path} by ${this.who(proposal)}`);
           void this.closeDiff(entry).finally(() => this.snapshots.drop(entry.before, entry.after));
           resolve(outcome);
         },
@@ -110,7 +110,7 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
         const turn = [...this.pending.values()].filter((entry) => entry.proposal.actor.turn === turnId);
         if (turn.length === 0) return;
         void this.show(turn).catch((error: unknown) => {
-          this.log.warn(`[changes] could not open the review: ${(error as Error).message}`);
+          this.log.child('changes').warn(`could not open the review: ${(error as Error).message}`);
           for (const entry of turn) entry.resolve({ accepted: false, reason: 'the review could not be shown' });
         });
       }, 100),

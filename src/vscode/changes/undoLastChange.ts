@@ -54,7 +54,7 @@ export async function undoLastAgentChange(deps: UndoDeps): Promise<void> {
     const restored = await applyUndo(journal, files, plan, { force, client: 'editor' });
     void vscode.window.showInformationMessage(`Undone: ${restored.join(', ')}`);
   } catch (error) {
-    deps.log.warn(`[changes] undo failed: ${describeError(error)}`);
+    deps.log.child('changes').warn(`undo failed: ${describeError(error)}`);
     if (isHearthError(error) && error.code === 'changes.nothing_to_undo') void vscode.window.showInformationMessage('There is no agent change to undo.');
     else void vscode.window.showErrorMessage(`Undo failed: ${describeError(error)}`);
   }

@@ -96,7 +96,7 @@ export class ChatPanels implements vscode.WebviewViewProvider, vscode.Disposable
     const { extensionUri } = this.deps;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
     const surface = this.surfaces.attach((message: HostMessage) => {
-      webview.postMessage(message).then(undefined, (error) => this.deps.log.debug(`chat: posting to the panel failed: ${describeError(error)}`));
+      webview.postMessage(message).then(undefined, (error) => this.deps.log.child('chat').debug(`posting to the panel failed: ${describeError(error)}`));
     });
     const subscription = webview.onDidReceiveMessage((message) => {
       this.current = surface;

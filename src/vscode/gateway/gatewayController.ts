@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ChangeReviewer } from '../../core/changes/changeReview';
 import type { LoadedConfig } from '../../core/config/load';
 import { describeError } from '../../core/errors';
-import type { Host } from '../../core/host';
+import type { Host, Logger } from '../../core/host';
 import type { Redactor } from '../../core/logging/redactingLogger';
 import type { Gateway } from '../../core/gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpHandle } from '../../core/gateway/gatewayHttp';
@@ -44,6 +44,7 @@ export class GatewayController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private semanticSearch: SemanticSearchFn | undefined;
   private lastLoaded: { loaded: LoadedConfig; workspaceRoot: string | undefined } | undefined;
+  private readonly log: Logger;
 
   constructor(
     private readonly host: Host,
@@ -52,6 +53,7 @@ export class GatewayController implements vscode.Disposable {
     /** Edits by the gateway's MCP clients are staged for review in the editor like any agent's. */
     private readonly reviewer?: ChangeReviewer,
   ) {
+    this.log = host.log.child('gateway');
     this.gateway = createGateway(host, process.env, { redactor });
     this.statusItem.name = 'Hearth tool servers';
     this.statusItem.command = SHOW_TOOL_SERVERS_COMMAND;
@@ -85,9 +87,9 @@ export class GatewayController implements vscode.Disposable {
     try {
       const result = await this.gateway.applyConfig(loaded.config.mcp.servers);
       const changed = [...result.started, ...result.restarted, ...result.stopped];
-      if (changed.length > 0) this.host.log.info(`[gateway] applied [mcp]: started ${fmt(result.started)}, restarted ${fmt(result.restarted)}, stopped ${fmt(result.stopped)}`);
+      if (changed.length > 0) this.log.info(`applied [mcp]: started ${fmt(result.started)}, restarted ${fmt(result.restarted)}, stopped ${fmt(result.stopped)}`);
     } catch (error) {
-      this.host.log.error(`[gateway] applying [mcp] failed: ${describeError(error)}`);
+      this.log.error(`applying [mcp] failed: ${describeError(error)}`);
     }
     await endpoint;
     this.updateStatus();
@@ -106,12 +108,12 @@ export class GatewayController implements vscode.Disposable {
     this.starting ??= serveGatewayHttp({ gateway: this.gateway, kilnTools: () => this.kilnTools, log: this.host.log, port: 0, version: this.version }).then(
       (handle) => {
         this.http = handle;
-        this.host.log.info(`[gateway] serving on ${handle.url}`);
+        this.log.info(`serving on ${handle.url}`);
         this._onDidChangeDefinitions.fire();
         return handle;
       },
       (error) => {
-        this.host.log.error(`[gateway] could not listen on 127.0.0.1: ${describeError(error)}`);
+        this.log.error(`could not listen on 127.0.0.1: ${describeError(error)}`);
         return undefined;
       },
     );
@@ -121,7 +123,7 @@ export class GatewayController implements vscode.Disposable {
   private registerWithVsCode(): void {
     const api = mcpApi();
     if (!api) {
-      this.host.log.debug('[gateway] this VS Code has no MCP server definition API; the gateway is not offered to its agent');
+      this.log.debug('this VS Code has no MCP server definition API; the gateway is not offered to its agent');
       return;
     }
     try {
@@ -136,7 +138,7 @@ export class GatewayController implements vscode.Disposable {
         }),
       );
     } catch (error) {
-      this.host.log.warn(`[gateway] could not register with VS Code's MCP support: ${describeError(error)}`);
+      this.log.warn(`could not register with VS Code's MCP support: ${describeError(error)}`);
     }
   }
 

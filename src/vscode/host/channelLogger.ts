@@ -8,6 +8,7 @@
  * with their level as a tag instead.
  */
 import type { Logger, LogLevel } from '../../core/host';
+import { sinkLogger } from '../../core/logging/sinkLogger';
 
 /** The part of vscode.LogOutputChannel used here; `logLevel` is vscode.LogLevel (Off 0 … Error 5). */
 export interface LogChannelLike {
@@ -24,12 +25,9 @@ export const CHANNEL_LEVEL: Record<LogLevel, number> = { trace: 1, debug: 2, inf
 const CHANNEL_OFF = 0;
 
 export function channelLogger(channel: LogChannelLike): Logger {
-  const write =
-    (at: LogLevel) =>
-    (message: string, ...args: unknown[]): void => {
-      const channelLevel = channel.logLevel;
-      if (channelLevel === CHANNEL_OFF || channelLevel <= CHANNEL_LEVEL[at]) channel[at](message, ...args);
-      else channel.info(`[${at}] ${message}`, ...args);
-    };
-  return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug'), trace: write('trace') };
+  return sinkLogger((at, message, args) => {
+    const channelLevel = channel.logLevel;
+    if (channelLevel === CHANNEL_OFF || channelLevel <= CHANNEL_LEVEL[at]) channel[at](message, ...args);
+    else channel.info(`[${at}] ${message}`, ...args);
+  });
 }

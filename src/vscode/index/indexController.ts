@@ -38,6 +38,8 @@ export class IndexController implements vscode.Disposable {
   private readonly _onDidChangeIndex = new vscode.EventEmitter<KilnIndex | undefined>();
   /** Fires when the index object is replaced (the gateway's semantic_search follows it). */
   readonly onDidChangeIndex = this._onDidChangeIndex.event;
+  /** This controller's own lines; the KilnIndex it opens takes the plain log and names its topic itself. */
+  private readonly indexLog: Logger;
 
   constructor(
     private readonly host: Host,
@@ -46,6 +48,7 @@ export class IndexController implements vscode.Disposable {
     /** The status item's tooltip and the notifications show error text: it passes this first. */
     private readonly redactor: Redactor,
   ) {
+    this.indexLog = log.child('index');
     this.statusItem.name = 'Hearth index';
     this.statusItem.command = SEMANTIC_SEARCH_COMMAND;
     this.render();
@@ -88,7 +91,7 @@ export class IndexController implements vscode.Disposable {
       });
     } catch (error) {
       this.setState({ kind: 'error', message: describeError(error) });
-      this.log.error(`index: ${describeError(error)}`);
+      this.indexLog.error(`${describeError(error)}`);
       return;
     }
     await this.replace(index);
@@ -166,7 +169,7 @@ export class IndexController implements vscode.Disposable {
     const old = this.index;
     this.index = index;
     this._onDidChangeIndex.fire(index);
-    await old?.dispose().catch((error) => this.log.warn(`index: closing the old index failed: ${describeError(error)}`));
+    await old?.dispose().catch((error) => this.indexLog.warn(`closing the old index failed: ${describeError(error)}`));
   }
 
   private watch(index: KilnIndex): void {
@@ -210,8 +213,8 @@ export class IndexController implements vscode.Disposable {
       const report = options.title ? await this.host.withProgress({ title: options.title, cancellable: true }, work) : await work({ report() {} });
       if (index !== this.index) return report;
       if (report.rebuilt) vscode.window.showWarningMessage(`Hearth: the index was rebuilt: ${report.rebuilt}`);
-      for (const problem of report.problems) this.log.warn(`index: ${problem.path}: ${problem.message}`);
-      this.log.info(`index: ${report.notes} notes, ${report.chunks} chunks; embedded ${report.embedded} chunks of ${report.embeddedNotes} notes, ${report.removed} removed, ${report.skipped.length} skipped in ${report.seconds.toFixed(2)} s${report.cancelled ? ' (cancelled)' : ''}`);
+      for (const problem of report.problems) this.indexLog.warn(`${problem.path}: ${problem.message}`);
+      this.indexLog.info(`${report.notes} notes, ${report.chunks} chunks; embedded ${report.embedded} chunks of ${report.embeddedNotes} notes, ${report.removed} removed, ${report.skipped.length} skipped in ${report.seconds.toFixed(2)} s${report.cancelled ? ' (cancelled)' : ''}`);
       this.setState({ kind: 'ready', notes: report.notes, chunks: report.chunks });
       return report;
     } catch (error) {
@@ -219,7 +222,7 @@ export class IndexController implements vscode.Disposable {
       if (isHearthError(error) && error.code === 'index.unreachable') {
         // The editor keeps working; the status item says so, and the index catches up once the database is back.
         this.setState({ kind: 'unreachable', message: describeError(error) });
-        this.log.warn(`index: ${describeError(error)}`);
+        this.indexLog.warn(`${describeError(error)}`);
         clearTimeout(this.retry);
         this.retry = setTimeout(() => {
           if (index === this.index) void this.run(index, {});
@@ -227,7 +230,7 @@ export class IndexController implements vscode.Disposable {
         return undefined;
       }
       this.setState({ kind: 'error', message: describeError(error) });
-      this.log.error(`index: ${describeError(error)}`);
+      this.indexLog.error(`${describeError(error)}`);
       return undefined;
     }
   }

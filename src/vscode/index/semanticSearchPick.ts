@@ -84,7 +84,7 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
     } catch (error) {
       if (mine !== generation) return;
       pick.items = [];
-      log.warn(`semantic search: ${describeError(error)}`);
+      log.child('search').warn(`${describeError(error)}`);
       vscode.window.showWarningMessage(`Hearth: search failed: ${describeError(error)}`);
     } finally {
       if (mine === generation) pick.busy = false;

@@ -10,6 +10,7 @@ import { isHearthError } from '../../../src/core/errors';
 import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess';
 import { applyUndo, newestTurn, planUndo, UndoConflictError } from '../../../src/core/changes/undoChanges';
 import { silentLogger } from '../../../src/core/host';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -136,9 +137,10 @@ test('a damaged journal entry is skipped with a warning; the notes and the other
   writeFileSync(join(entries, '20260101-000000000-deadbeef.json'), '{"id": "truncat');
   writeFileSync(join(entries, '20260101-000000001-deadbeef.json'), '{"id": "../../etc/passwd", "path": "a.md"}');
   const warnings: string[] = [];
-  const noisy = new ChangeJournal({ kilnRoot: root, files, log: { ...silentLogger, warn: (line: string) => warnings.push(line) }, keepDays: 30, maxMb: 100 });
+  const noisy = new ChangeJournal({ kilnRoot: root, files, log: sinkLogger((level, line) => void (level === 'warn' && warnings.push(line))), keepDays: 30, maxMb: 100 });
   assert.deepEqual((await noisy.list()).map((row) => row.path), ['a.md']);
   assert.equal(warnings.length, 2);
+  assert.ok(warnings.every((line) => line.startsWith('[changes] skipped')), warnings.join('\n'));
   assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'x');
 });
 

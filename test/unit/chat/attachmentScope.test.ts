@@ -12,6 +12,7 @@ import { resolveKilnNote } from '../../../src/core/chat/kilnNoteTarget';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { FakeCatalog, MemoryStorage } from './fakeCatalog';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 let root: string;
 let kiln: string;
@@ -93,7 +94,7 @@ test('the controller refuses attachHit outside the scope: logged, said in the pa
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => workspace,
-    log: { error: (m) => warnings.push(m), warn: (m) => warnings.push(m), info() {}, debug() {}, trace() {} },
+    log: sinkLogger((level, m) => void (level === 'error' || level === 'warn' ? warnings.push(m) : undefined)),
   });
   await controller.handle({ type: 'attachHit', path: join(home, '.ssh', 'id_rsa') });
   await controller.handle({ type: 'attachHit', path: 'innocent.md' });
@@ -148,7 +149,7 @@ test('the controller hands openNote to the notes, and a refusal is logged and sa
     confirm: async () => true,
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false }),
     cwd: () => workspace,
-    log: { error: (m) => warnings.push(m), warn: (m) => warnings.push(m), info() {}, debug() {}, trace() {} },
+    log: sinkLogger((level, m) => void (level === 'error' || level === 'warn' ? warnings.push(m) : undefined)),
   });
   await controller.handle({ type: 'openNote', target: 'garden/tomatoes.md', line: 2 });
   await controller.handle({ type: 'openNote', target: '../home/.ssh/id_rsa' });

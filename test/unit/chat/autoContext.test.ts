@@ -10,6 +10,7 @@ import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { makeKiln, removeKiln, tinyIndex } from '../index/kilnIndexHelpers';
 import { FakeCatalog, MemoryStorage } from './fakeCatalog';
+import { silentLogger } from '../../../src/core/host';
 
 let kiln: string;
 const BIG_LINE = 'compost rotation filler words for a very large note. ';
@@ -100,7 +101,7 @@ test('the panel: sections reach the agent with the message and are listed as aut
     settings: () => ({ enableMarkdown: true, lazyAgentSelection: false, autoContext: enabled }),
     autoContext: (text, signal) => gatherAutoContext(text, indexReady ? index : undefined, { signal }),
     cwd: () => kiln,
-    log: { error() {}, warn() {}, info() {}, debug() {}, trace() {} },
+    log: silentLogger,
   });
   try {
     await controller.handle({ type: 'send', text: 'compost heap?' });

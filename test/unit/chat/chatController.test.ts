@@ -8,6 +8,7 @@ import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { ChatState, HostMessage } from '../../../src/core/chat/protocol';
 import type { Logger } from '../../../src/core/host';
 import { FakeCatalog, MemoryStorage, until } from './fakeCatalog';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 interface Harness {
   controller: ChatController;
@@ -50,7 +51,7 @@ function harness(options: { storage?: MemoryStorage; catalog?: FakeCatalog; lazy
       h.switcherOpened++;
     },
   };
-  const log: Logger = { error: (m) => warnings.push(m), warn: (m) => warnings.push(m), info() {}, debug() {}, trace() {} };
+  const log: Logger = sinkLogger((level, m) => void (level === 'error' || level === 'warn' ? warnings.push(m) : undefined));
   let n = 0;
   h.controller = new ChatController({
     catalog: h.catalog,
@@ -107,7 +108,7 @@ test('malformed messages from the webview are dropped and logged, never acted on
   assert.deepEqual(h.posts, []);
   assert.equal(h.catalog.prompts.length, 0);
   assert.equal(h.warnings.length, 8);
-  assert.ok(h.warnings.every((w) => w.includes('malformed')));
+  assert.ok(h.warnings.every((w) => w.startsWith('[chat] ignored a malformed message from the panel')), h.warnings.join('\n'));
 });
 
 test('picking an agent: unavailable ones say why; an available one becomes the conversation\'s agent', async () => {

@@ -8,9 +8,10 @@ import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { HearthError } from '../../../src/core/errors';
-import type { Logger } from '../../../src/core/host';
+import { silentLogger, type Logger } from '../../../src/core/host';
 import { REDACTED, Redactor } from '../../../src/core/logging/redactor';
 import { MemoryStorage, until } from './fakeCatalog';
+
 
 const KEY = 'zz-chat-key-4f81c2d9';
 const ECHO: AgentDescriptor = { name: 'echo-acp', kind: 'external', available: true };
@@ -43,7 +44,7 @@ test('the chat controller never posts, nor saves, a registered key', async () =>
   redactor.add(KEY); // what the host does when it resolves the key
   const posts: HostMessage[] = [];
   const storage = new MemoryStorage();
-  const log: Logger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
+  const log: Logger = silentLogger;
   let n = 0;
   const controller = new ChatController({
     catalog: new LeakyCatalog(),

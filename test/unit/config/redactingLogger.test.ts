@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Logger, LogLevel } from '../../../src/core/host';
 import { effectiveLogLevel, levelFilteredLogger, REDACTED, Redactor, redactingLogger } from '../../../src/core/logging/redactingLogger';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 function recorder(): { logger: Logger; lines: { level: LogLevel; message: string; args: unknown[] }[] } {
   const lines: { level: LogLevel; message: string; args: unknown[] }[] = [];
-  const at = (level: LogLevel) => (message: string, ...args: unknown[]) => void lines.push({ level, message, args });
-  return { lines, logger: { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') } };
+  return { lines, logger: sinkLogger((level, message, args) => void lines.push({ level, message, args })) };
 }
 
 test('redactingLogger scrubs secrets from messages, string args, errors and objects', () => {

@@ -14,6 +14,7 @@ import { GatewayError } from '../../../src/core/gateway/gatewayErrors';
 import { JsonRpcLineReader } from '../../../src/core/gateway/jsonRpcLines';
 import { MAX_BAD_LINES } from '../../../src/core/gateway/processTransport';
 import { everythingStdio, FILESYSTEM, freePort, serverConfig, startEverythingHttp, stopChild, tempDir, testGatewayOptions, textOf, waitFor } from '../gateway/helpers';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 const NOISY = join(import.meta.dirname, 'fixtures', 'noisyServer.mjs');
 const MB = 1024 * 1024;
@@ -23,7 +24,7 @@ test('a tool result over max_message_mb fails that call, the upstream reconnects
   await writeFile(join(dir, 'big.log'), 'log line\n'.repeat(Math.ceil((2 * MB) / 9)));
   await writeFile(join(dir, 'small.txt'), 'still here');
   const warnings: string[] = [];
-  const gateway = new Gateway(testGatewayOptions({ log: { ...testGatewayOptions().log, warn: (m: string) => warnings.push(m) } }));
+  const gateway = new Gateway(testGatewayOptions({ log: sinkLogger((level, m) => void (level === 'warn' && warnings.push(m))) }));
   try {
     await gateway.applyConfig([
       serverConfig({ name: 'fs', prefix: 'fs_', max_message_mb: 1, transport: { type: 'stdio', command: process.execPath, args: [FILESYSTEM, dir] } }),

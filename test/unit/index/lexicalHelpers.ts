@@ -2,6 +2,7 @@ import { EmbeddingSchema, ProcessingSchema } from '../../../src/core/config/sche
 import type { Logger } from '../../../src/core/host';
 import { silentLogger } from '../../../src/core/host';
 import { KilnIndex } from '../../../src/core/index/kilnIndex';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 /** A KilnIndex embedding through the OpenAI wire format against the eval's hashed bag-of-words server. */
 export function evalIndex(kilnRoot: string, apiUrl: string, log: Logger = silentLogger): KilnIndex {
@@ -17,5 +18,8 @@ export function evalIndex(kilnRoot: string, apiUrl: string, log: Logger = silent
 /** A logger that keeps warnings (the lexical file's damage is said there). */
 export function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { ...silentLogger, warnings, warn: (message: string) => void warnings.push(message) };
+  return Object.assign(
+    sinkLogger((level, message) => void (level === 'warn' && warnings.push(message))),
+    { warnings },
+  );
 }

@@ -65,12 +65,15 @@ export class AcpSession implements AgentSession {
   private disposed = false;
   private readonly tools = new ToolCallTracker();
   private readonly requests: AgentRequests;
+  /** `[acp:<agent>]`: the session's lines and those of its connection, requests and permission prompts. */
+  private readonly log: Logger;
 
   constructor(private readonly options: AcpSessionOptions) {
+    this.log = options.log.child('acp').child(options.descriptor.name);
     this.requests = new AgentRequests({
       agentName: options.descriptor.name,
-      log: options.log,
-      broker: new PermissionBroker(options.host, options.log),
+      log: this.log,
+      broker: new PermissionBroker(options.host, this.log),
       files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes, options.protection),
       confirmDestructive: options.confirmDestructive,
       ...(options.edits ? { edits: options.edits } : {}),
@@ -111,7 +114,7 @@ export class AcpSession implements AgentSession {
     const turn: Turn = { id: `${this.id}-${randomUUID().slice(0, 8)}`, channel: new EventChannel(), controller: new AbortController(), watchdog: new StreamingWatchdog(this.options.limits.streamingIdleMs) };
     this.turn = turn;
     turn.finished = this.runTurn(turn, text, attachments, signal)
-      .catch((error) => this.options.log.error(`acp ${this.agent.name}: turn failed unexpectedly: ${describeError(error)}`))
+      .catch((error) => this.log.error(`turn failed unexpectedly: ${describeError(error)}`))
       .finally(() => {
         turn.channel.end();
         if (this.turn === turn) this.turn = undefined;
@@ -199,7 +202,7 @@ export class AcpSession implements AgentSession {
     conn.cancel();
     const settled = await Promise.race([response.then(() => true, () => true), delay(this.options.limits.cancelGraceMs).then(() => false)]);
     if (!settled) {
-      this.options.log.warn(`acp ${this.agent.name}: the agent ignored session/cancel; restarting it on the next message`);
+      this.log.warn(`the agent ignored session/cancel; restarting it on the next message`);
       this.dropConnection(conn);
       void conn.close(200);
     }
@@ -218,7 +221,7 @@ export class AcpSession implements AgentSession {
     this.idleTimer = setTimeout(() => {
       const conn = this.conn;
       if (!conn || this.turn) return;
-      this.options.log.info(`acp ${this.agent.name}: session idle for ${Math.round(this.options.limits.sessionIdleMs / 60_000)} min; stopping the agent`);
+      this.log.info(`session idle for ${Math.round(this.options.limits.sessionIdleMs / 60_000)} min; stopping the agent`);
       this.dropConnection(conn);
       void conn.close();
     }, this.options.limits.sessionIdleMs);
@@ -242,7 +245,7 @@ export class AcpSession implements AgentSession {
       maxMessageBytes: this.options.limits.maxMessageBytes,
       startTimeoutMs: this.options.limits.startTimeoutMs,
       clientVersion: this.options.clientVersion,
-      log: this.options.log,
+      log: this.log,
       side: this.clientSide(),
       transport: this.options.transport,
     })
@@ -253,7 +256,7 @@ export class AcpSession implements AgentSession {
         }
         this.conn = conn;
         conn.process.exit.then(({ code, signal }) => {
-          if (this.conn === conn) this.options.log.warn(`acp ${this.agent.name}: the agent exited (${signal ?? `code ${code}`})`);
+          if (this.conn === conn) this.log.warn(`the agent exited (${signal ?? `code ${code}`})`);
           this.dropConnection(conn);
         });
         return conn;
@@ -269,17 +272,17 @@ export class AcpSession implements AgentSession {
       },
       onOversized: (limit) => {
         const error = new AcpError('acp.message_too_large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
-        this.options.log.error(error.message);
+        this.log.error(error.message);
         this.turn?.channel.push(errorEvent(error));
       },
       onUpdate: (params) => {
         if (this.conn && params.sessionId !== this.conn.sessionId) {
-          this.options.log.debug(`acp ${this.agent.name}: update for another session ignored`);
+          this.log.debug(`update for another session ignored`);
           return;
         }
         const result = updateToEvents(params.update, this.tools);
         if ('invalid' in result) {
-          this.options.log.warn(`acp ${this.agent.name}: skipped an invalid session/update (${result.invalid})`);
+          this.log.warn(`skipped an invalid session/update (${result.invalid})`);
           return;
         }
         for (const event of result.events) this.turn?.channel.push(event);

@@ -28,6 +28,7 @@ export interface ConnectOptions {
   maxMessageBytes: number;
   startTimeoutMs: number;
   clientVersion: string;
+  /** The session's logger, which names the agent (`[acp:<agent>]`). */
   log: Logger;
   side: ClientSide;
   /** How the agent is started; the profile's command as a process group unless injected (tests run peers in-process). */
@@ -51,7 +52,7 @@ export class AgentConnection {
     let proc: AgentChannel;
     try {
       const start = options.transport ?? spawnAgent;
-      proc = await start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`acp ${agentName}: ${line}`) });
+      proc = await start({ command: options.command, args: options.args, env: options.env, cwd: options.cwd, onStderrLine: (line) => log.debug(`${line}`) });
     } catch (error) {
       throw new AcpError('acp.spawn_failed', `Could not start agent "${agentName}" (${options.command}): ${(error as Error).message}`, `Check the command in [acp.agents.${agentName}] or install the agent.`, { cause: error });
     }
@@ -66,7 +67,7 @@ export class AgentConnection {
         }
         return false;
       },
-      onMalformed: (reason, sample) => log.warn(`acp ${agentName}: skipped a malformed message (${reason}): ${sample}`),
+      onMalformed: (reason, sample) => log.warn(`skipped a malformed message (${reason}): ${sample}`),
       onOversized: (limit) => side.onOversized(limit),
     });
     const client = acp

@@ -15,6 +15,7 @@ import type { WorkspaceFiles } from './workspaceFiles';
 
 export interface AgentRequestsOptions {
   agentName: string;
+  /** The session's logger, which names the agent (`[acp:<agent>]`). */
   log: Logger;
   broker: PermissionBroker;
   files: WorkspaceFiles;
@@ -157,7 +158,7 @@ export class AgentRequests {
   }
 
   private fileError(operation: 'read' | 'write', path: string, error: unknown): RequestError {
-    this.options.log.warn(`acp ${this.options.agentName}: ${operation} ${path} refused: ${describeError(error)}`);
+    this.options.log.warn(`${operation} ${path} refused: ${describeError(error)}`);
     if (error instanceof AcpError && error.code === 'acp.file_not_found') return RequestError.resourceNotFound(pathToFileURL(path).href);
     if (error instanceof AcpError) return new RequestError(-32602, error.message);
     // A rejected review or a conflict: the agent's model reads why and can adapt.

@@ -28,7 +28,7 @@ export class PermissionBroker {
     if (memory) {
       const option = pick(options, memory === 'allow' ? ['allow_always', 'allow_once'] : ['reject_always', 'reject_once']);
       if (option) {
-        this.log.debug(`acp: permission "${request.title}" answered from the session's "always ${memory}"`);
+        this.log.debug(`permission "${request.title}" answered from the session's "always ${memory}"`);
         return { outcome: { outcome: 'selected', optionId: option.optionId }, allowed: memory === 'allow' };
       }
     }
@@ -37,13 +37,13 @@ export class PermissionBroker {
     try {
       outcome = await Promise.race([this.host.requestPermission({ ...request, options }, signal), aborted(signal)]);
     } catch (error) {
-      this.log.warn(`acp: permission prompt failed, answering as rejected: ${(error as Error)?.message ?? String(error)}`);
+      this.log.warn(`permission prompt failed, answering as rejected: ${(error as Error)?.message ?? String(error)}`);
       return cancelled();
     }
     if (signal.aborted || outcome?.outcome !== 'selected') return cancelled();
     const chosen = options.find((option) => option.optionId === outcome.optionId);
     if (!chosen) {
-      this.log.warn(`acp: the answer "${String(outcome.optionId)}" is not one of the agent's options; answering as rejected`);
+      this.log.warn(`the answer "${String(outcome.optionId)}" is not one of the agent's options; answering as rejected`);
       return cancelled();
     }
     if (chosen.kind === 'allow_always') this.remembered.set(key, 'allow');

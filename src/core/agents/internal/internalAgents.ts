@@ -65,14 +65,14 @@ export async function startInternalAgent(card: AgentCard, options: AgentStartOpt
       small = await deps.runtime.isSmallModel(settings);
     } catch (error) {
       // Unknown size counts as large (DESIGN.md decision 6).
-      deps.log.debug(`[agents] model size of ${settings.model} unknown: ${describeError(error)}`);
+      deps.log.child('agents').debug(`model size of ${settings.model} unknown: ${describeError(error)}`);
     }
   }
   const filter = { globs: card.tools, readOnlyOnly: small };
   const tools = () => filterTools(allTools(deps), filter);
   const rules = formatRules(await findRulesFiles(options.cwd, config.context.rules_files));
   const systemPrompt = buildSystemPrompt({ cardPrompt: card.systemPrompt, tools: tools(), small, workspace: options.cwd, kiln: deps.kilnContext.kilnRoot, rules });
-  deps.log.debug(`[agents] ${card.name} on ${settings.name}/${settings.model ?? ''}${small ? ' (small model: read-only tools)' : ''}`);
+  deps.log.child('agents').debug(`${card.name} on ${settings.name}/${settings.model ?? ''}${small ? ' (small model: read-only tools)' : ''}`);
   return new InternalAgentSession({
     agent: describeCard(card),
     provider,

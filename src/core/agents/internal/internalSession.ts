@@ -178,7 +178,7 @@ export class InternalAgentSession implements AgentSession {
     try {
       return await tool.call(call.arguments, signal, { turn: this.turnId, agent: this.agent.name });
     } catch (error) {
-      this.options.log.warn(`[agents] tool ${tool.name} threw: ${describeError(error)}`);
+      this.options.log.child('agents').warn(`tool ${tool.name} threw: ${describeError(error)}`);
       return { text: `Tool failed: ${describeError(error)}`, isError: true };
     }
   }

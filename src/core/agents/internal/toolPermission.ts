@@ -41,7 +41,7 @@ export async function askPermission(
     if (option?.kind === 'allow_always') return 'always';
     return 'denied';
   } catch (error) {
-    log.warn(`[agents] permission prompt for ${tool.name} failed, treated as a denial: ${describeError(error)}`);
+    log.child('agents').warn(`permission prompt for ${tool.name} failed, treated as a denial: ${describeError(error)}`);
     return 'denied';
   }
 }

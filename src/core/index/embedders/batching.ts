@@ -48,7 +48,7 @@ async function withRetry<T>(call: () => Promise<T>, options: BatchingOptions, si
       const retryable = status === 429 || (status !== undefined && status >= 500);
       if (!retryable || attempt >= retries) throw error;
       const delay = (options.baseDelayMs ?? 500) * 2 ** attempt * (0.75 + Math.random() / 2);
-      options.log?.warn(`embedding: HTTP ${status}, retrying in ${Math.round(delay)} ms (attempt ${attempt + 1} of ${retries})`);
+      options.log?.child('embedding').warn(`HTTP ${status}, retrying in ${Math.round(delay)} ms (attempt ${attempt + 1} of ${retries})`);
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {
           clearTimeout(timer);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpSchema, type AcpAgentProfile } from '../../../../src/core/config/schema';
 import type { Logger } from '../../../../src/core/host';
+import { sinkLogger } from '../../../../src/core/logging/sinkLogger';
 import type { AgentEvent, AgentSessionHost, PermissionOutcome, PermissionRequest } from '../../../../src/core/agents/agentSession';
 import { AcpAgents, type AcpAgentsOptions } from '../../../../src/core/agents/acp/acpAgents';
 import type { AcpLimits } from '../../../../src/core/agents/acp/acpLimits';
@@ -44,21 +45,18 @@ export function fixtureProfile(extra: Partial<AcpAgentProfile> = {}): AcpAgentPr
 
 export const FAST_LIMITS: Partial<AcpLimits> = { sessionIdleMs: 60_000, streamingIdleMs: 30_000, startTimeoutMs: 15_000, cancelGraceMs: 2_000, probeTimeoutMs: 2_000 };
 
+/** Records `level message` lines (trace left out), sub-loggers' lines included with their prefix. */
 export class RecordingLog implements Logger {
   readonly lines: string[] = [];
-  error(message: string) {
-    this.lines.push(`error ${message}`);
-  }
-  warn(message: string) {
-    this.lines.push(`warn ${message}`);
-  }
-  info(message: string) {
-    this.lines.push(`info ${message}`);
-  }
-  debug(message: string) {
-    this.lines.push(`debug ${message}`);
-  }
-  trace() {}
+  private readonly log = sinkLogger((level, message) => {
+    if (level !== 'trace') this.lines.push(`${level} ${message}`);
+  });
+  readonly error = this.log.error;
+  readonly warn = this.log.warn;
+  readonly info = this.log.info;
+  readonly debug = this.log.debug;
+  readonly trace = this.log.trace;
+  readonly child = this.log.child;
 }
 
 /** A surface that answers permission prompts with a script and records what it was asked. */
