@@ -333,9 +333,7 @@ export class KilnIndex {
       if (!lexical) return this.buildBm25(store, current);
       fromFile = true;
     }
-    const changed = new Set<string>();
-    for (const [path, hash] of lexical.hashes) if (current.get(path) !== hash) changed.add(path);
-    for (const [path, hash] of current) if (lexical.hashes.get(path) !== hash) changed.add(path);
+    const changed = await changedNotes(lexical.hashes, current);
     let index = lexical.index;
     for (const path of changed) index.removeNote(path);
     for (const path of changed) if (current.has(path)) index.addNote(this.noteChunks(store, path));
@@ -404,4 +402,23 @@ export class KilnIndex {
     const chunks = store.noteChunks ? store.noteChunks(notePath) : [...store.chunks()].filter((c) => c.notePath === notePath);
     return chunks.sort((a, b) => a.startLine - b.startLine);
   }
+}
+
+/**
+ * Notes whose hash differs between the lexical side and the store (either way), compared in slices:
+ * at 100k chunks the two maps hold tens of thousands of paths each.
+ */
+async function changedNotes(lexical: Map<string, string>, store: Map<string, string>): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+  let steps = 0;
+  for (const [path, hash] of lexical) {
+    if (store.get(path) !== hash) changed.add(path);
+    if (++steps % 10_000 === 0) await tick();
+  }
+  for (const [path, hash] of store) {
+    if (lexical.get(path) !== hash) changed.add(path);
+    if (++steps % 10_000 === 0) await tick();
+  }
+  return changed;
 }

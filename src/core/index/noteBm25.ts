@@ -269,10 +269,12 @@ export class NoteBm25 {
       index.termIds.set(snapshot.terms[id], id);
       if (id % 50_000 === 49_999) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return index.adopt(snapshot);
+    return index.adopt(snapshot, true);
   }
 
-  private adopt(snapshot: NoteBm25Snapshot): NoteBm25 {
+  private adopt(snapshot: NoteBm25Snapshot): NoteBm25;
+  private adopt(snapshot: NoteBm25Snapshot, sliced: true): Promise<NoteBm25>;
+  private adopt(snapshot: NoteBm25Snapshot, sliced = false): NoteBm25 | Promise<NoteBm25> {
     this.offsets = snapshot.offsets;
     this.postDocs = snapshot.postDocs;
     this.postTfs = snapshot.postTfs;
@@ -280,15 +282,29 @@ export class NoteBm25 {
     this.lengths = new Float32Array(Math.max(64, n * 2) * F);
     this.lengths.set(snapshot.lengths);
     this.dead = new Uint8Array(Math.max(64, n * 2));
-    snapshot.notes.forEach((note, doc) => {
+    this.live = n;
+    const steps = this.adoptNotes(snapshot);
+    if (!sliced) {
+      for (const _ of steps);
+      return this;
+    }
+    return (async () => {
+      for (const _ of steps) await new Promise<void>((resolve) => setImmediate(resolve));
+      return this;
+    })();
+  }
+
+  /** Registers the snapshot's notes, pausing (yield) every 10 000 so a large index loads in slices. */
+  private *adoptNotes(snapshot: NoteBm25Snapshot): Generator<void> {
+    for (let doc = 0; doc < snapshot.notes.length; doc++) {
+      const note = snapshot.notes[doc];
       this.docs.push({ path: note.path, chunkCount: note.chunks });
       this.byPath.set(note.path, doc);
       for (let f = 0; f < F; f++) this.totals[f] += snapshot.lengths[doc * F + f];
       this.chunkTotal += note.chunks;
       this.chunkLengthTotal += snapshot.lengths[doc * F + 3];
-    });
-    this.live = n;
-    return this;
+      if (doc % 10_000 === 9_999) yield;
+    }
   }
 
   private scoreAll(q: LexicalQuery): { scores: Float64Array; touched: number[] } {

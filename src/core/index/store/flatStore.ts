@@ -194,7 +194,9 @@ export class FlatStore implements VectorStore {
   }
 
   noteHashes(): Map<string, string> {
-    return new Map([...this.notes].map(([p, n]) => [p, n.hash]));
+    const hashes = new Map<string, string>();
+    for (const [path, note] of this.notes) hashes.set(path, note.hash);
+    return hashes;
   }
 
   noteChunks(notePath: string): ChunkRecord[] {
