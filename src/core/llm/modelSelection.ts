@@ -22,8 +22,8 @@ import type { ProviderSettings } from './types';
 export interface ConfigSnapshot {
   config: HearthConfig;
   sources: Record<string, ConfigSource>;
-  /** The providers' keys, resolved when this config loaded (LoadedConfig.keys); absent: none. */
-  keys?: ProviderKeys;
+  /** The providers' keys, resolved when this config loaded (LoadedConfig.keys); NO_PROVIDER_KEYS for none. */
+  keys: ProviderKeys;
 }
 
 export interface PersistResult {

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { HearthConfigSchema } from '../../../src/core/config/schema';
 import { ModelSelection } from '../../../src/core/llm/modelSelection';
 import { statusPresentation, SWITCH_MODEL_COMMAND } from '../../../src/vscode/status/statusModel';
+import { NO_PROVIDER_KEYS } from '../../../src/core/config/providerKeys';
 
 test('a session switch shows in the text and the tooltip; a click opens the switcher', () => {
   const config = HearthConfigSchema.parse({ llm: { default: 'local', providers: { local: { type: 'ollama' }, work: { type: 'openai', endpoint: 'http://127.0.0.1:9/v1' } } } });
-  const selection = new ModelSelection(() => ({ config, sources: {} }));
+  const selection = new ModelSelection(() => ({ config, sources: {}, keys: NO_PROVIDER_KEYS }));
   const before = statusPresentation({ config, sources: {}, problems: [], selected: selection.current() });
   assert.equal(before.text, '$(flame) local/llama3.2');
   assert.equal(before.command, SWITCH_MODEL_COMMAND);
