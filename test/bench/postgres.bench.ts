@@ -141,7 +141,7 @@ async function sizeBench(url: string, n: number): Promise<{ label: string; value
     lines.push({ label: `${label}: source note in the top 10 (text / hybrid)`, value: `${textFound / QUERIES} / ${hybridFound / QUERIES}` });
     return lines;
   } finally {
-    await store.close();
+    await store.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -103,7 +103,7 @@ async function measure(kind: StoreKind, n: number, dir: string) {
     await store.commit();
     updates.push(performance.now() - s);
   }
-  await store.close();
+  await store.dispose();
   return { loadMs, p50: pct(times, 50), p95: pct(times, 95), recall: found / (checked * 10), rssMb, rssBeforeMb: rssBefore / 2 ** 20, updateMs: pct(updates, 50) };
 }
 

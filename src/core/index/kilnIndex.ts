@@ -250,7 +250,7 @@ export class KilnIndex {
     if (this.lexicalDirty && lexical && !lexical.suspect && this.opened) await this.saveLexical(lexical.index.snapshot(), lexical.hashes);
     const [store, embedder] = [this.opened, this.embedder];
     this.opened = this.embedder = undefined;
-    await (await store?.catch(() => undefined))?.close();
+    await (await store?.catch(() => undefined))?.dispose();
     await (await embedder?.catch(() => undefined))?.dispose?.();
   }
 
@@ -277,7 +277,7 @@ export class KilnIndex {
   private async reopen(): Promise<void> {
     const old = this.opened;
     this.opened = undefined;
-    await (await old?.catch(() => undefined))?.close();
+    await (await old?.catch(() => undefined))?.dispose();
   }
 
   private async open(): Promise<VectorStore> {
@@ -304,7 +304,7 @@ export class KilnIndex {
     try {
       await store.open();
     } catch (error) {
-      await store.close();
+      await store.dispose();
       throw error;
     }
     return store;

@@ -32,7 +32,7 @@ async function checkOpen(dir: string): Promise<number> {
     }
     return hashes.size;
   } finally {
-    await store.close();
+    await store.dispose();
   }
 }
 
@@ -66,7 +66,7 @@ test('opening the flat index while another process commits and compacts never co
     const last = new FlatStore(dir, HEADER);
     await last.open();
     assert.deepEqual(new Set(last.noteHashes().values()), new Set([`r${ROUNDS}`]));
-    await last.close();
+    await last.dispose();
     assert.equal(existsSync(join(dir, 'writer.lock')), false, 'the lock is released');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -86,16 +86,16 @@ test('leftovers are trimmed only by the lock holder: a live writer keeps its tem
     writeFileSync(join(dir, 'writer.lock'), JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname(), token: 'other', since: Date.now() }));
     const opener = new FlatStore(dir, HEADER);
     await opener.open();
-    await opener.close();
+    await opener.dispose();
     assert.ok(existsSync(temp), 'the other writer’s temp manifest survives an open');
     // Its holder gone (a pid that is not running), the next open takes the lock over and trims.
     writeFileSync(join(dir, 'writer.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), token: 'dead', since: Date.now() }));
     const again = new FlatStore(dir, HEADER);
     await again.open();
-    await again.close();
+    await again.dispose();
     assert.ok(!existsSync(temp), 'a dead writer’s temp manifest is trimmed under the lock');
     assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.lock')), []);
-    await writer.close();
+    await writer.dispose();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -54,7 +54,7 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
         const filteredHits = await store.search(items[37].vector, 5, { filter: (c) => c.notePath !== 'notes/n6.md' });
         assert.equal(filteredHits.length, 5);
         assert.ok(filteredHits.every((h) => h.chunk.notePath !== 'notes/n6.md'));
-        await store.close();
+        await store.dispose();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -86,18 +86,18 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
           assert.equal((await s.search(fresh[1], 1))[0].chunk.id, 'notes/n3.md#1');
         };
         await check(store);
-        await store.close();
+        await store.dispose();
         const reopened = await openVectorStore(kind, dir, HEADER);
         await check(reopened);
         // Uncommitted writes do not survive a close.
         await reopened.removeNote('notes/n5.md');
-        await reopened.close();
+        await reopened.dispose();
         const again = await openVectorStore(kind, dir, HEADER);
         assert.equal(again.noteHashes().get('notes/n5.md'), 'h5');
         await again.clear();
         assert.equal(again.count, 0);
         assert.deepEqual(await again.search(fresh[0], 3), []);
-        await again.close();
+        await again.dispose();
         assert.equal((await openVectorStore(kind, dir, HEADER)).count, 0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -108,7 +108,7 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
       const dir = tmp();
       try {
         const { store } = await filled(kind, dir, 3, 2);
-        await store.close();
+        await store.dispose();
         for (const other of [{ ...HEADER, model: 'other' }, { ...HEADER, providerType: 'cloud_a' }, { ...HEADER, dim: 64 }]) {
           await assert.rejects(openVectorStore(kind, dir, other), (e: { code?: string }) => e.code === 'index.header_mismatch');
         }
@@ -118,7 +118,7 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
         assert.equal(why?.code, 'index.header_mismatch');
         assert.equal(rebuilt.count, 0);
         assert.deepEqual(rebuilt.header, other);
-        await rebuilt.close();
+        await rebuilt.dispose();
         assert.equal((await openOrRebuildVectorStore(kind, dir, other)).rebuilt, undefined);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -129,7 +129,7 @@ for (const kind of ['flat', 'vectra'] as StoreKind[]) {
       const dir = tmp();
       try {
         const { store, items } = await filled(kind, dir, 20, 3);
-        await store.close();
+        await store.dispose();
         for (const name of readdirSync(dir)) {
           if (name.endsWith('.tmp') || name === 'hearth-header.json') continue;
           const file = join(dir, name);

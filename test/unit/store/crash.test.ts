@@ -57,7 +57,7 @@ test('a flat index killed mid-write opens consistent, repeatedly', { timeout: 90
           assert.ok(hit.score > 0.9999, `${p}#${i} vector matches its metadata`);
         }
       }
-      await store.close();
+      await store.dispose();
       lastRounds = rounds;
     }
   } finally {

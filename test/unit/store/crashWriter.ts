@@ -27,7 +27,7 @@ async function main(dir: string, maxRounds: number): Promise<void> {
     }
     process.stdout.write(`${round}\n`);
   }
-  await store.close();
+  await store.dispose();
 }
 
 if (process.argv[2]) void main(process.argv[2], Number(process.argv[3] ?? Infinity));

@@ -71,8 +71,8 @@ test('updating a note appends; compaction drops dead slots and keeps results exa
         assert.deepEqual((await s.search(q, 10)).map((h) => h.chunk.id), exactTopK(q, items, 10));
       }
     }
-    await store.close();
-    await reopened.close();
+    await store.dispose();
+    await reopened.dispose();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,12 +91,12 @@ test('a second writer on the same index is told to reopen instead of appending o
     await a.commit();
     await b.upsertNote('b.md', chunksFor('b.md', 1, 'b'), [randomVector(16, next)]);
     await assert.rejects(b.commit(), (e: { code?: string }) => e.code === 'index.changed_on_disk');
-    await b.close();
+    await b.dispose();
     const c = new FlatStore(dir, header);
     await c.open();
     assert.deepEqual([...c.noteHashes()], [['a.md', 'a']]);
-    await c.close();
-    await a.close();
+    await c.dispose();
+    await a.dispose();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

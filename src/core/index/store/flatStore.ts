@@ -276,7 +276,7 @@ export class FlatStore implements VectorStore {
     });
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.closeFd();
     this.pendingF32.clear();
     this.pendingMeta = [];

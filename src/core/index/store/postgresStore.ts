@@ -74,7 +74,7 @@ export class PostgresStore implements VectorStore {
         return row.rows[0]?.dim;
       });
     } finally {
-      await store.close();
+      await store.dispose();
     }
   }
 
@@ -241,7 +241,7 @@ export class PostgresStore implements VectorStore {
     this.byHash = undefined;
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     await this.pool.end().catch(() => {});
   }
 

@@ -113,8 +113,8 @@ export interface VectorStore {
   commit(): Promise<void>;
   /** Drops everything, on disk too (the store stays open and empty, with its header). */
   clear(): Promise<void>;
-  /** Commits nothing: call commit() first to keep staged writes. */
-  close(): Promise<void>;
+  /** Releases the store (files, the database pool); commits nothing: call commit() first to keep staged writes. */
+  dispose(): Promise<void>;
 }
 
 export class StoreCorruptError extends HearthError {

@@ -149,7 +149,7 @@ export class VectraStore implements VectorStore {
     await this.reset();
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.pending = [];
   }
 
