@@ -124,6 +124,23 @@ test('picking an agent: unavailable ones say why; an available one becomes the c
   assert.deepEqual(seen, ['kiln']);
 });
 
+test('a listener of the agent that throws is logged under [chat]; the pick and the other listeners go on; dispose ends the subscriptions', async () => {
+  const h = harness();
+  const seen: (string | undefined)[] = [];
+  h.controller.onDidChangeAgent(() => {
+    throw new Error('status item gone');
+  });
+  h.controller.onDidChangeAgent((a) => seen.push(a));
+  await h.controller.handle({ type: 'ready' });
+  await h.controller.handle({ type: 'pickAgent', name: 'kiln' });
+  assert.equal(h.state().activeAgent, 'kiln');
+  assert.deepEqual(seen, ['kiln']);
+  assert.deepEqual(h.warnings, ['[chat] a listener of the agent failed: status item gone']);
+  await h.controller.dispose();
+  h.controller.onDidChangeAgent((a) => seen.push(a));
+  assert.deepEqual(seen, ['kiln']);
+});
+
 test('a message streams as events between turnStart and turnEnd, is saved, and a new controller restores it', async () => {
   const h = harness();
   await h.controller.handle({ type: 'ready' });
