@@ -175,10 +175,22 @@ export class NoteBm25 {
     return top.sorted().map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
   }
 
-  /** Relevance of every note sharing a word with the query, by path (hybrid looks up the vector side's notes here). */
-  relevances(q: LexicalQuery): Map<string, number> {
+  /**
+   * Relevance by path of the notes sharing a word with the query: every one, or the best `top` and
+   * those of `alsoPaths` that match (hybrid: the lexical head and the vector side's notes). A broad
+   * query on a large kiln matches most notes; a map and a sort of all of them took most of a search.
+   */
+  relevances(q: LexicalQuery, top?: number, alsoPaths?: Iterable<string>): Map<string, number> {
     const { scores, touched } = this.scoreAll(q);
-    return new Map(touched.map((doc) => [this.docs[doc].path, scores[doc]]));
+    if (top === undefined) return new Map(touched.map((doc) => [this.docs[doc].path, scores[doc]]));
+    const best = new TopK(Math.max(0, top));
+    for (const doc of touched) best.push(scores[doc], doc);
+    const out = new Map(best.sorted().map(({ score, slot }) => [this.docs[slot].path, score]));
+    for (const path of alsoPaths ?? []) {
+      const doc = this.byPath.get(path);
+      if (doc !== undefined && scores[doc] > 0) out.set(path, scores[doc]);
+    }
+    return out;
   }
 
   /**

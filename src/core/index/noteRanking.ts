@@ -51,8 +51,11 @@ export function rankSemantic(hits: SearchHit[], limit: number): RankedNote[] {
 
 /** What ranking asks of the lexical side: NoteBm25 in process, or a store's own full-text search (StoreLexicon). */
 export interface LexicalRanker {
-  /** Relevance (0–1) by note path of the notes the lexical side found. */
-  relevances(q: LexicalQuery): Map<string, number>;
+  /**
+   * Relevance (0–1) by note path of the notes the lexical side found: at least its best `top` and,
+   * of `alsoPaths`, those it found (a side may return more).
+   */
+  relevances(q: LexicalQuery, top: number, alsoPaths: Iterable<string>): Map<string, number>;
   /** One section's own relevance (0–1). */
   sectionRelevance(q: LexicalQuery, chunk: ChunkRecord): number;
   chunksOf(notePath: string): ChunkRecord[] | undefined;
@@ -72,8 +75,10 @@ export interface HybridOptions {
 
 export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
-  const lexical = lexicon.relevances(q);
   const { byChunk, byNote } = vectorSide(hits);
+  // A note outside the lexical head and unseen by the vector side cannot reach the re-ranked head:
+  // at least `top` notes score above it. Twice the head, so ties at its edge fall as a full sort would.
+  const lexical = lexicon.relevances(q, 2 * Math.max(RERANK_DEPTH, limit), byNote.keys());
   const chunksOf = (path: string) => {
     const chunks = options.chunksOf?.(path) ?? lexicon.chunksOf(path);
     return chunks?.length ? chunks : (byNote.get(path)?.map((s) => s.chunk) ?? []);
