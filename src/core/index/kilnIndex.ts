@@ -416,6 +416,8 @@ async function changedNotes(lexical: Map<string, string>, store: Map<string, str
     if (store.get(path) !== hash) changed.add(path);
     if (++steps % 10_000 === 0) await tick();
   }
+  // Same size and every lexical note found with its hash: the store has no other note.
+  if (changed.size === 0 && store.size === lexical.size) return changed;
   for (const [path, hash] of store) {
     if (lexical.get(path) !== hash) changed.add(path);
     if (++steps % 10_000 === 0) await tick();
