@@ -18,7 +18,7 @@ import { applyEnvOverrides } from './envOverrides';
 import { checkMerged, MergedLocator } from './checkMerged';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import { withheldProblem, withholdUntrusted, type WithheldKey } from './trustGatedKeys';
-import { NO_PROVIDER_KEYS, resolveProviderKeys, type ProviderKeys } from './providerKeys';
+import { loadSecretStore, NO_PROVIDER_KEYS, resolveProviderKeys, SECRET_READ_TIMEOUT_MS, type ProviderKeys } from './providerKeys';
 import { registerConfigSecrets } from './configSecrets';
 import type { SecretStore } from '../host';
 import type { Redactor } from '../logging/redactor';
@@ -39,6 +39,8 @@ export interface LoadOptions {
   secrets?: SecretStore;
   /** Every secret the configuration reaches is registered with it (configSecrets.ts). */
   redactor?: Redactor;
+  /** How long to wait for the secret store (default SECRET_READ_TIMEOUT_MS; tests shorten it). */
+  secretTimeoutMs?: number;
 }
 
 export interface LoadedConfig {
@@ -86,7 +88,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
     await checkKilnPath(config.kiln_path, merged, locator, problems);
     // After the trust filter: a withheld api_key or {env:} reference is never read.
-    const secretSources = { env, secrets: options.secrets, redactor: options.redactor };
+    const secrets = options.secrets && loadSecretStore(options.secrets, options.secretTimeoutMs ?? SECRET_READ_TIMEOUT_MS, (name) => problems.push(slowSecretProblem(name)));
+    const secretSources = { env, secrets, redactor: options.redactor };
     if (options.redactor) await registerConfigSecrets(config, { ...secretSources, redactor: options.redactor });
     const keys = await resolveProviderKeys(config, secretSources);
     return { config, sources: collectSources(config, merged), problems: sortProblems(problems, files), files, trusted: options.trusted, withheld, keys };
@@ -99,6 +102,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     const sources = collectSources(config, { data: {}, sources: new Map(), servers: [] });
     return { config, sources, problems, files, trusted: options.trusted, withheld: [], keys: NO_PROVIDER_KEYS };
   }
+}
+
+function slowSecretProblem(name: string): ConfigProblem {
+  const message = `The secret store did not answer for "${name}"; {secret:${name}} counts as unset (or reads the variable ${name}) until the configuration reloads.`;
+  return { keyPath: `secrets.${name}`, severity: 'warning', code: 'config.secret_unavailable', message };
 }
 
 /** Global file first, then the workspace file, then environment problems; by position within a file. */

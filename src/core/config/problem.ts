@@ -35,6 +35,8 @@ export type ConfigProblemCode =
   | 'config.too_deep'
   /** `__proto__`, `constructor` or `prototype` as a key; it is ignored. */
   | 'config.unsafe_key'
+  /** The host's secret store did not answer in time (a locked keyring); that `{secret:}` counts as unset until a reload. */
+  | 'config.secret_unavailable'
   /** A bug in the loader itself; the defaults apply. */
   | 'config.internal';
 

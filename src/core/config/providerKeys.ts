@@ -52,6 +52,38 @@ export async function resolveProviderKeys(config: HearthConfig, sources: KeySour
   return Object.freeze({ llm: Object.freeze(llm), embedding });
 }
 
+/** How long one load waits for the host's secret store: a keyring waiting to be unlocked must not stall the editor. */
+export const SECRET_READ_TIMEOUT_MS = 5_000;
+
+/**
+ * The host's store as one load reads it: each name at most once (the redactor's walk and the keys
+ * share the answer), and a read that does not answer within `timeoutMs` counts as unset (`onTimeout`
+ * reports it; the next reload asks again).
+ */
+export function loadSecretStore(store: SecretStore, timeoutMs: number, onTimeout: (name: string) => void): SecretStore {
+  const reads = new Map<string, Promise<string | undefined>>();
+  return {
+    get(name) {
+      let read = reads.get(name);
+      if (!read) {
+        read = new Promise<string | undefined>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            onTimeout(name);
+            resolve(undefined);
+          }, timeoutMs);
+          timer.unref?.();
+          store.get(name).then(
+            (value) => (clearTimeout(timer), resolve(value)),
+            (error: unknown) => (clearTimeout(timer), reject(error)),
+          );
+        });
+        reads.set(name, read);
+      }
+      return read;
+    },
+  };
+}
+
 async function resolveFirst(names: readonly string[], ctx: Parameters<typeof resolveSecret>[1]): Promise<string | undefined> {
   for (const name of names) {
     const value = await resolveSecret(`{env:${name}}`, ctx);

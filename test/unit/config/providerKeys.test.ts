@@ -69,10 +69,12 @@ test('{secret:NAME} is read from the host store once per load (the editor reload
   const store = new Map([['team-key', GOOD_KEY]]);
   let reads = 0;
   const secrets = { get: async (name: string) => (reads++, store.get(name)) };
-  const load = () => loadConfig({ workspaceRoot: root, globalConfigPath: globalFile, env: {}, trusted: true, secrets });
+  const redactor = new Redactor();
+  const load = () => loadConfig({ workspaceRoot: root, globalConfigPath: globalFile, env: {}, trusted: true, secrets, redactor });
   let loaded = await load();
   const afterLoad = reads;
-  assert.ok(afterLoad > 0);
+  assert.equal(afterLoad, 1, 'the redactor walk and the keys share one read');
+  assert.equal(redactor.redact(GOOD_KEY), '«redacted»');
   const runtime = new LlmRuntime(() => loaded, { maxRetries: 0 });
   assert.equal(await ask(runtime), 'authorised');
   store.set('team-key', 'sk-wrong');
@@ -123,4 +125,19 @@ test('LOCAL_RUNNER_HOST is applied once, by config: the runner provider gets the
   assert.equal(runtime.selection.current().endpoint, 'http://127.0.0.1:7777');
   env.LOCAL_RUNNER_HOST = 'elsewhere:1';
   assert.equal((runtime.provider() as unknown as { host: string }).host, 'http://127.0.0.1:7777', 'the provider does not read the variable');
+});
+
+test('a secret store that never answers (a locked keyring) does not stall loading: the key counts as unset, with a warning', async () => {
+  const { root, globalFile } = await folder(cloudA('{secret:team-key}'));
+  const hung = { get: () => new Promise<string | undefined>(() => {}) };
+  const loaded = await loadConfig({ workspaceRoot: root, globalConfigPath: globalFile, env: {}, trusted: true, secrets: hung, redactor: new Redactor(), secretTimeoutMs: 20 });
+  assert.equal(loaded.keys.llm.work, undefined);
+  assert.deepEqual(loaded.problems.map((p) => [p.code, p.keyPath, p.severity]), [['config.secret_unavailable', 'secrets.team-key', 'warning']]);
+  const runtime = new LlmRuntime(() => loaded, { maxRetries: 0 });
+  assert.equal(((await askError(runtime)) as { code?: string }).code, 'config.missing_secret');
+  // A keychain that throws falls back to the variable of that name, as the CLI reads it.
+  const broken = { get: async (): Promise<string | undefined> => { throw new Error('keychain locked'); } };
+  const fallback = await loadConfig({ workspaceRoot: root, globalConfigPath: globalFile, env: { 'team-key': GOOD_KEY }, trusted: true, secrets: broken });
+  assert.equal(fallback.keys.llm.work, GOOD_KEY);
+  assert.deepEqual(fallback.problems, []);
 });
