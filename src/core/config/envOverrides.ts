@@ -4,6 +4,8 @@
  * local_runner providers (chat, `[llm.providers]`, embedding) that set none; `CLOUD_A_API_KEY`/`OPENAI_API_KEY` and
  * `CLOUD_B_API_KEY`/`ANTHROPIC_API_KEY` → the api_key of cloud_a / cloud_b providers that set
  * none, stored as an `{env:VAR}` reference so the key itself never sits in the config object.
+ * This is the only place these variables are applied: the runner provider and embedder take the
+ * endpoint config resolved, and providerKeys.ts reads the keys' values once per load.
  */
 import type { HearthConfig } from './schema';
 import type { ConfigProblem, ConfigSource } from './problem';
@@ -20,7 +22,7 @@ function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): string | un
  * A runner host as the local runner's own tools accept it (`host`, `host:port`, or a URL) as an
  * http(s) URL; no port means the runner's default port, and the bind-all address means this machine.
  */
-export function normalizeRunnerHost(value: string): string | undefined {
+function normalizeRunnerHost(value: string): string | undefined {
   let text = value.trim();
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
   let url: URL;
@@ -34,17 +36,6 @@ export function normalizeRunnerHost(value: string): string | undefined {
   if (!hasPort && url.port === '') url.port = LOCAL_RUNNER_PORT;
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/**
- * The runner host the environment names (`LOCAL_RUNNER_HOST`, then `OLLAMA_HOST`), normalized the one
- * way; undefined when neither is set or the value is not a host. Config applies it to every runner
- * without an endpoint; providers and embedders built outside a loaded config (a model switched to at
- * run time) fall back to it through here, never by reading the variables themselves.
- */
-export function runnerHostFromEnv(env: NodeJS.ProcessEnv): string | undefined {
-  const hostVar = firstSet(env, PROVIDER_ENV.local_runner_host);
-  return hostVar ? normalizeRunnerHost(env[hostVar]!) : undefined;
 }
 
 export function applyEnvOverrides(config: HearthConfig, sources: Map<string, ConfigSource>, env: NodeJS.ProcessEnv, problems: ConfigProblem[]): void {
