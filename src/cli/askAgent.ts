@@ -33,7 +33,7 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
       }
     }
     const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
-    const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, ...(flags.model ? { model: flags.model } : {}) });
+    const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, kilnRoot: ctx.llm.loaded.config.kiln_path, ...(flags.model ? { model: flags.model } : {}) });
     try {
       const context = await cliAutoContext(question, flags['no-context'] !== true && ctx.llm.loaded.config.chat.auto_context, () => ctx.kilnIndex(), io.stderr);
       return await runAgentTurn(session, question, context, { stdout: io.stdout, stderr: io.stderr, json: flags.json === true, contextSources: context });

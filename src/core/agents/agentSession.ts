@@ -101,6 +101,8 @@ export interface AgentStartOptions {
   host: AgentSessionHost;
   /** The workspace root: the agent's working directory and the boundary of its file access. */
   cwd: string;
+  /** The kiln's folder, where kiln-relative attachment paths point (the workspace root when unset). */
+  kilnRoot?: string;
   /** A model (`provider/model`) for this session, overriding the card's and the active one. */
   model?: string;
   /**

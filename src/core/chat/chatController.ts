@@ -54,6 +54,8 @@ export interface ChatControllerDeps {
   /** `[chat].auto_context`: the best note sections for a message (absent: never). */
   autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
   cwd(): string;
+  /** The kiln's folder (kiln-relative attachments point there); the workspace when absent. */
+  kilnRoot?(): string | undefined;
   log: Logger;
   /** Agent edits waiting for review and the undoable turn (the editor's reviewer); absent: no review cards. */
   reviews?: ChatReviews;
@@ -363,6 +365,7 @@ export class ChatController {
         // The session outlives this turn: a prompt belongs to the turn running when it is asked.
         host: { requestPermission: (request, signal) => this.permissions.ask(this.running?.turn.id ?? turn.id, request, signal) },
         cwd: this.deps.cwd(),
+        ...(this.deps.kilnRoot?.() ? { kilnRoot: this.deps.kilnRoot() } : {}),
         ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
       }), this.deps.models.currentId());
       // A new session has not seen the earlier turns: internal agents got them as chat history at

@@ -100,6 +100,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         },
         autoContext: (text, signal) => gatherAutoContext(text, deps.index(), { signal }),
         cwd: () => configService.workspaceRoot ?? homedir(),
+        kilnRoot: () => configService.current.config.kiln_path,
         log: host.log,
         ...(deps.reviews ? { reviews: deps.reviews } : {}),
       }),

@@ -127,17 +127,19 @@ test('picking an agent: unavailable ones say why; an available one becomes the c
 test('a listener of the agent that throws is logged under [chat]; the pick and the other listeners go on; dispose ends the subscriptions', async () => {
   const h = harness();
   const seen: (string | undefined)[] = [];
+  // A closure keeps the array's declared type (assert.deepEqual narrows `seen` itself to string[]).
+  const record = (agent: string | undefined) => void seen.push(agent);
   h.controller.onDidChangeAgent(() => {
     throw new Error('status item gone');
   });
-  h.controller.onDidChangeAgent((a) => seen.push(a));
+  h.controller.onDidChangeAgent(record);
   await h.controller.handle({ type: 'ready' });
   await h.controller.handle({ type: 'pickAgent', name: 'kiln' });
   assert.equal(h.state().activeAgent, 'kiln');
   assert.deepEqual(seen, ['kiln']);
   assert.deepEqual(h.warnings, ['[chat] a listener of the agent failed: status item gone']);
   await h.controller.dispose();
-  h.controller.onDidChangeAgent((a) => seen.push(a));
+  h.controller.onDidChangeAgent(record);
   assert.deepEqual(seen, ['kiln']);
 });
 

@@ -73,6 +73,7 @@ export class AcpAgents implements ExternalAgents {
       args: launch.args,
       env: { ...this.options.env, ...env.values },
       cwd: options.cwd,
+      ...(options.kilnRoot ? { attachmentRoot: options.kilnRoot } : {}),
       host: options.host,
       log: this.options.log,
       limits: this.limits,

@@ -24,6 +24,8 @@ export interface AcpSessionOptions {
   /** The complete environment of the agent process. */
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Where attachment paths that are not absolute resolve (kiln-relative ones: the kiln); cwd when unset. */
+  attachmentRoot?: string;
   host: AgentSessionHost;
   log: Logger;
   limits: AcpLimits;
@@ -173,7 +175,7 @@ export class AcpSession implements AgentSession {
     });
     turn.watchdog.touch();
     const embedded = conn.agentCapabilities?.promptCapabilities?.embeddedContext === true;
-    const response = conn.prompt(promptBlocks(text, attachments, embedded, this.options.cwd));
+    const response = conn.prompt(promptBlocks(text, attachments, embedded, this.options.attachmentRoot ?? this.options.cwd));
     const outcome = await Promise.race([
       response.then((value) => ({ kind: 'response' as const, value }), (error: unknown) => ({ kind: 'failed' as const, error })),
       conn.process.exit.then(() => ({ kind: 'exited' as const })),

@@ -52,6 +52,20 @@ describe('ACP session with the scripted agent (in process; a subprocess where th
     }
   });
 
+  test('attachments point into the kiln when it is not the workspace root (kiln_path = "notes")', async () => {
+    const { agents } = createAgents();
+    const kilnRoot = `${workspace.dir}/notes`;
+    const session = await agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir, kilnRoot });
+    try {
+      const info = JSON.parse(textOf(await collect(session.prompt('info', [{ path: 'garden/a.md', text: 'attached text' }, { path: '/elsewhere/b.md', text: 'absolute' }]))));
+      assert.equal(info.cwd, workspace.dir);
+      assert.ok(info.prompt.includes(`[resource file://${kilnRoot}/garden/a.md] attached text`), info.prompt);
+      assert.ok(info.prompt.includes('[resource file:///elsewhere/b.md] absolute'), info.prompt);
+    } finally {
+      await session.dispose();
+    }
+  });
+
   test('an agent that speaks MCP over HTTP gets the loopback gateway with its bearer token; attachments as text when it takes no embedded context', async () => {
     const { agents } = createAgents({
       profiles: { scripted: fixtureProfile({ env: { HEARTH_FIXTURE_HTTP: '1', HEARTH_FIXTURE_NO_EMBED: '1' } }) },
