@@ -5,6 +5,7 @@
 // 10. Without arguments: the dev set (test/eval/dev.json) — the one to tune on. `--heldout` adds
 // the held-out set (never tune on it).
 //   npm run eval -- [--kiln DIR --queries FILE] [--heldout] [--modes hybrid,semantic,text] [--json] [--misses]
+// With HEARTH_EVAL_DATABASE_URL=postgres://… (e.g. a pglite-server) the index is the postgres store.
 // `--misses` lists every query whose note is not first (on stderr), for tuning on the dev set.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,8 +44,9 @@ export async function evaluate(kilnDir: string, sets: { name: string; queries: Q
   const index = new KilnIndex({
     kilnRoot: copy,
     embedding: EmbeddingSchema.parse({ provider: 'cloud_b', api_url: server.url, model: 'hashed-bow-256' }),
-    processing: ProcessingSchema.parse({}),
-    embedderDeps: { env: {} },
+    // HEARTH_EVAL_DATABASE_URL: the same through the team database's store (its own full-text search).
+    processing: ProcessingSchema.parse(process.env.HEARTH_EVAL_DATABASE_URL ? { store: 'postgres', database_url: '{env:HEARTH_EVAL_DATABASE_URL}', kiln_id: 'eval' } : {}),
+    embedderDeps: { env: { HEARTH_EVAL_DATABASE_URL: process.env.HEARTH_EVAL_DATABASE_URL ?? '' } },
     log: silentLogger,
   });
   try {

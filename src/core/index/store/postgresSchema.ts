@@ -71,7 +71,7 @@ export const MIGRATIONS: readonly string[] = [
   // spaces become one word per character), so one config serves every language. The weighted
   // tsvector is generated from the note's title and file name (A), the first chunk's text (B: a
   // note's opening says what it is about), the heading path (C) and the body (D); ts_rank's
-  // weights make a title word count four times a body word. Existing rows are filled in place:
+  // weights (postgresSearch.ts) rank the fields. Existing rows are filled in place:
   // nothing is embedded again.
   `CREATE OR REPLACE FUNCTION hearth_words(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $words$
      SELECT regexp_replace(translate(lower(t), '${FOLD_FROM}', '${FOLD_TO}'),
