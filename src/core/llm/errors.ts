@@ -13,8 +13,6 @@ export type LlmErrorCode =
   | 'llm.unreachable'
   /** 401/403: the key is missing, wrong or lacks access. */
   | 'llm.unauthorized'
-  /** A hosted provider has no key configured at all. */
-  | 'llm.missing_key'
   | 'llm.model_not_found'
   /** timeout_secs passed; the request was aborted. */
   | 'llm.timeout'

@@ -141,3 +141,15 @@ test('a secret store that never answers (a locked keyring) does not stall loadin
   assert.equal(fallback.keys.llm.work, GOOD_KEY);
   assert.deepEqual(fallback.problems, []);
 });
+
+test('a provider without its key fails with config.missing_secret, and both the CLI and the editor offer a remedy for it', async () => {
+  const { llmRemedy } = await import('../../../src/core/agents/internal/llmRemedy');
+  const { editorRemedy } = await import('../../../src/core/chat/editorRemedies');
+  const { root, globalFile } = await folder(cloudA());
+  const loaded = await loadConfig({ workspaceRoot: root, globalConfigPath: globalFile, env: {}, trusted: true });
+  const error = (await askError(new LlmRuntime(() => loaded, { maxRetries: 0 }))) as { code: string; message: string };
+  assert.equal(error.code, 'config.missing_secret');
+  assert.match(error.message, /CLOUD_A_API_KEY/);
+  assert.match(llmRemedy(error.code) ?? '', /environment variable/);
+  assert.match(editorRemedy(error.code) ?? '', /Hearth: Set API Key/);
+});
