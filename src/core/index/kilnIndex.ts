@@ -1,9 +1,7 @@
 import type { EmbeddingConfig, ProcessingConfig } from '../config/schema';
 import { stat } from 'node:fs/promises';
-import { describeError, HearthError, isHearthError } from '../errors';
+import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
-import { readLexicalFile, writeLexicalFile } from './lexicalFile';
-import { NoteBm25, type NoteBm25Snapshot } from './noteBm25';
 import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
@@ -13,9 +11,10 @@ import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore';
-import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore';
+import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
 import { propertyModeSearch, propertyResult, textModeSearch } from './diskSearch';
 import { parsePropertyQuery } from '../kiln/propertySearch';
+import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
 import { scanKiln } from '../kiln/kilnScanner';
 
@@ -70,15 +69,10 @@ export class KilnIndex {
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
   private version = 0;
-  private lexical?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
-  private lexicalBuild?: Promise<NoteBm25>;
-  /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
-  private lexicalLoaded = false;
-  /** Notes were swapped into the lexical index since its file was written. */
-  private lexicalDirty = false;
   /** Counts starts and ends of runs and clears: a BM25 build that saw one read a moving store. */
   private mutations = 0;
   private writing = 0;
+  private readonly lexicalSide: StoreBm25;
   private runProgress?: Progress;
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
@@ -89,6 +83,7 @@ export class KilnIndex {
     this.setup = embedderSetup(options.embedding, { workers: options.processing.parallel_workers, ...options.embedderDeps, progress: downloads });
     this.kind = options.processing.store;
     this.dir = storeDir(options.kilnRoot, this.kind);
+    this.lexicalSide = new StoreBm25(this.dir, options.log.child('index'), () => ({ version: this.version, mutations: this.mutations, writing: this.writing }));
   }
 
   get kilnRoot(): string {
@@ -212,9 +207,9 @@ export class KilnIndex {
     if (mode === 'property' || !store) return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     // Text mode in a store that ranks words itself: the lexical side of hybrid, ranked the same way.
     if ((mode === 'hybrid' && request.lexicalOnly) || mode === 'text') {
-      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.bm25(store);
+      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.lexicalSide.of(store);
       const notes = request.chunks ? limit * 2 : limit;
-      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
+      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
       const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
       return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
@@ -228,8 +223,8 @@ export class KilnIndex {
       const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
       // The store's own full-text search also scores the notes the vector side found.
       const vectorNotes = [...new Set(nearest.map((h) => h.chunk.notePath))];
-      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes) : await this.bm25(store);
-      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? this.noteChunks(store, path);
+      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes) : await this.lexicalSide.of(store);
+      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
       ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
@@ -246,8 +241,7 @@ export class KilnIndex {
   /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
   async dispose(): Promise<void> {
     await this.queue.catch(() => {});
-    const lexical = this.lexical;
-    if (this.lexicalDirty && lexical && !lexical.suspect && this.opened) await this.saveLexical(lexical.index.snapshot(), lexical.hashes);
+    if (this.opened) await this.lexicalSide.flush();
     const [store, embedder] = [this.opened, this.embedder];
     this.opened = this.embedder = undefined;
     await (await store?.catch(() => undefined))?.dispose();
@@ -315,112 +309,4 @@ export class KilnIndex {
     return vector.length;
   }
 
-  /**
-   * The lexical (BM25) index, kept in step with the store by content hash: loaded from its file
-   * beside the store on first need (or built from the store's chunks, in slices, when there is no
-   * usable file), then every note whose hash differs from the store's is swapped in from the store
-   * (one saved note does not rebuild it all), and the file is rewritten when anything changed.
-   * Searches arriving during a build wait for the same build.
-   */
-  private async bm25(store: VectorStore): Promise<NoteBm25> {
-    let lexical = this.lexical;
-    if (lexical?.version === this.version && !lexical.suspect) return lexical.index;
-    const current = store.noteHashes();
-    let fromFile = false;
-    if (!lexical || lexical.index.stale || lexical.suspect) {
-      lexical = this.lexicalLoaded ? undefined : await this.loadLexical();
-      this.lexicalLoaded = true;
-      if (!lexical) return this.buildBm25(store, current);
-      fromFile = true;
-    }
-    const changed = await changedNotes(lexical.hashes, current);
-    let index = lexical.index;
-    for (const path of changed) index.removeNote(path);
-    for (const path of changed) if (current.has(path)) index.addNote(this.noteChunks(store, path));
-    if (index.stale) return this.buildBm25(store, current);
-    if (changed.size > 0 && fromFile) {
-      // Notes changed since the file was written (another process indexed, or one was killed after
-      // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
-      const snapshot = index.snapshot();
-      index = NoteBm25.fromSnapshot(snapshot);
-      if (this.writing === 0) await this.saveLexical(snapshot, current);
-    } else if (changed.size > 0) {
-      // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
-      // every save would stall the extension host on a large kiln). Until then it is merely older.
-      this.lexicalDirty = true;
-    }
-    this.lexical = { version: this.version, index, hashes: current };
-    return index;
-  }
-
-  private buildBm25(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
-    return (this.lexicalBuild ??= (async () => {
-      const [version, mutations] = [this.version, this.mutations];
-      try {
-        // Note by note where the store can (its rows are parsed as the sliced build reaches them).
-        const notes = store.noteChunks ? this.eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
-        const index = await NoteBm25.build(notes);
-        // A run that started meanwhile may have moved chunks under the build (a compaction): the
-        // result still answers this search, and the next one rebuilds it.
-        const suspect = this.writing > 0 || this.mutations !== mutations;
-        this.lexical = { version, index, hashes, suspect };
-        if (!suspect) await this.saveLexical(index.snapshot(), hashes);
-        return index;
-      } finally {
-        this.lexicalBuild = undefined;
-      }
-    })());
-  }
-
-  /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
-  private async loadLexical(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
-    try {
-      const file = await readLexicalFile(this.dir);
-      return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
-    } catch (error) {
-      this.options.log.child('index').warn(describeError(error));
-      return undefined;
-    }
-  }
-
-  /** Best effort: a failed write costs the next process a rebuild, never a search. */
-  private async saveLexical(snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
-    this.lexicalDirty = false;
-    try {
-      await writeLexicalFile(this.dir, snapshot, hashes);
-    } catch (error) {
-      this.options.log.child('index').warn(`the lexical index could not be saved: ${describeError(error)}`);
-    }
-  }
-
-  private *eachNote(store: VectorStore, hashes: Map<string, string>): Generator<ChunkRecord[]> {
-    for (const path of hashes.keys()) yield this.noteChunks(store, path);
-  }
-
-  /** One note's chunks in line order (the store's own lookup where it has one). */
-  private noteChunks(store: VectorStore, notePath: string): ChunkRecord[] {
-    const chunks = store.noteChunks ? store.noteChunks(notePath) : [...store.chunks()].filter((c) => c.notePath === notePath);
-    return chunks.sort((a, b) => a.startLine - b.startLine);
-  }
-}
-
-/**
- * Notes whose hash differs between the lexical side and the store (either way), compared in slices:
- * at 100k chunks the two maps hold tens of thousands of paths each.
- */
-async function changedNotes(lexical: Map<string, string>, store: Map<string, string>): Promise<Set<string>> {
-  const changed = new Set<string>();
-  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-  let steps = 0;
-  for (const [path, hash] of lexical) {
-    if (store.get(path) !== hash) changed.add(path);
-    if (++steps % 10_000 === 0) await tick();
-  }
-  // Same size and every lexical note found with its hash: the store has no other note.
-  if (changed.size === 0 && store.size === lexical.size) return changed;
-  for (const [path, hash] of store) {
-    if (lexical.get(path) !== hash) changed.add(path);
-    if (++steps % 10_000 === 0) await tick();
-  }
-  return changed;
 }

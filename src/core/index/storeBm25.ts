@@ -1,0 +1,152 @@
+import { describeError } from '../errors';
+import type { Logger } from '../host';
+import { readLexicalFile, writeLexicalFile } from './lexicalFile';
+import { NoteBm25, type NoteBm25Snapshot } from './noteBm25';
+import type { ChunkRecord, VectorStore } from './store/vectorStore';
+
+/** What the lexical side must know of the index's runs (KilnIndex keeps the counters). */
+export interface IndexRunState {
+  /** Bumped when a run or a clear has changed the store. */
+  readonly version: number;
+  /** Bumped when a run starts and when it ends: a build that saw it move may have read moving chunks. */
+  readonly mutations: number;
+  /** Runs writing the store right now. */
+  readonly writing: number;
+}
+
+/**
+ * The in-process lexical (BM25) side of a flat or vectra store, kept in step with the store and
+ * with its file beside it (`lexical.bin`). A store that ranks words itself (the team database) has
+ * no need of it.
+ */
+export class StoreBm25 {
+  private current?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
+  private building?: Promise<NoteBm25>;
+  /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
+  private fileRead = false;
+  /** Notes were swapped into the lexical index since its file was written. */
+  private dirty = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: Logger,
+    private readonly state: () => IndexRunState,
+  ) {}
+
+  /**
+   * The lexical (BM25) index, kept in step with the store by content hash: loaded from its file
+   * beside the store on first need (or built from the store's chunks, in slices, when there is no
+   * usable file), then every note whose hash differs from the store's is swapped in from the store
+   * (one saved note does not rebuild it all), and the file is rewritten when anything changed.
+   * Searches arriving during a build wait for the same build.
+   */
+  async of(store: VectorStore): Promise<NoteBm25> {
+    const { version, writing } = this.state();
+    let lexical = this.current;
+    if (lexical?.version === version && !lexical.suspect) return lexical.index;
+    const current = store.noteHashes();
+    let fromFile = false;
+    if (!lexical || lexical.index.stale || lexical.suspect) {
+      lexical = this.fileRead ? undefined : await this.load();
+      this.fileRead = true;
+      if (!lexical) return this.build(store, current);
+      fromFile = true;
+    }
+    const changed = await changedNotes(lexical.hashes, current);
+    let index = lexical.index;
+    for (const path of changed) index.removeNote(path);
+    for (const path of changed) if (current.has(path)) index.addNote(noteChunks(store, path));
+    if (index.stale) return this.build(store, current);
+    if (changed.size > 0 && fromFile) {
+      // Notes changed since the file was written (another process indexed, or one was killed after
+      // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
+      const snapshot = index.snapshot();
+      index = NoteBm25.fromSnapshot(snapshot);
+      if (writing === 0) await this.save(snapshot, current);
+    } else if (changed.size > 0) {
+      // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
+      // every save would stall the extension host on a large kiln). Until then it is merely older.
+      this.dirty = true;
+    }
+    this.current = { version, index, hashes: current };
+    return index;
+  }
+
+  private build(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
+    return (this.building ??= (async () => {
+      const { version, mutations } = this.state();
+      try {
+        // Note by note where the store can (its rows are parsed as the sliced build reaches them).
+        const notes = store.noteChunks ? eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
+        const index = await NoteBm25.build(notes);
+        // A run that started meanwhile may have moved chunks under the build (a compaction): the
+        // result still answers this search, and the next one rebuilds it.
+        const now = this.state();
+        const suspect = now.writing > 0 || now.mutations !== mutations;
+        this.current = { version, index, hashes, suspect };
+        if (!suspect) await this.save(index.snapshot(), hashes);
+        return index;
+      } finally {
+        this.building = undefined;
+      }
+    })());
+  }
+
+  /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
+  private async load(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
+    try {
+      const file = await readLexicalFile(this.dir);
+      return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
+    } catch (error) {
+      this.log.warn(describeError(error));
+      return undefined;
+    }
+  }
+
+  /** Best effort: a failed write costs the next process a rebuild, never a search. */
+  private async save(snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
+    this.dirty = false;
+    try {
+      await writeLexicalFile(this.dir, snapshot, hashes);
+    } catch (error) {
+      this.log.warn(`the lexical index could not be saved: ${describeError(error)}`);
+    }
+  }
+
+  /** Writes the file if notes were swapped in since it was written (the index closing). */
+  async flush(): Promise<void> {
+    const current = this.current;
+    if (this.dirty && current && !current.suspect) await this.save(current.index.snapshot(), current.hashes);
+  }
+}
+
+function* eachNote(store: VectorStore, hashes: Map<string, string>): Generator<ChunkRecord[]> {
+  for (const path of hashes.keys()) yield noteChunks(store, path);
+}
+
+/** One note's chunks in line order (the store's own lookup where it has one). */
+export function noteChunks(store: VectorStore, notePath: string): ChunkRecord[] {
+  const chunks = store.noteChunks ? store.noteChunks(notePath) : [...store.chunks()].filter((c) => c.notePath === notePath);
+  return chunks.sort((a, b) => a.startLine - b.startLine);
+}
+
+/**
+ * Notes whose hash differs between the lexical side and the store (either way), compared in slices:
+ * at 100k chunks the two maps hold tens of thousands of paths each.
+ */
+async function changedNotes(lexical: Map<string, string>, store: Map<string, string>): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+  let steps = 0;
+  for (const [path, hash] of lexical) {
+    if (store.get(path) !== hash) changed.add(path);
+    if (++steps % 10_000 === 0) await tick();
+  }
+  // Same size and every lexical note found with its hash: the store has no other note.
+  if (changed.size === 0 && store.size === lexical.size) return changed;
+  for (const [path, hash] of store) {
+    if (lexical.get(path) !== hash) changed.add(path);
+    if (++steps % 10_000 === 0) await tick();
+  }
+  return changed;
+}
