@@ -106,12 +106,7 @@ export class Upstream {
   /** Disconnects and ends the server's whole process tree; no retry follows. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.generation++;
-    this.clearTimers();
-    const client = this.client;
-    const transport = this.transport;
-    this.client = undefined;
-    this.transport = undefined;
+    const { client, transport } = this.detach();
     await Promise.allSettled([client?.close(), transport?.close()]);
     await this.inflight?.catch(() => {});
     this.setState({ kind: 'stopped' });
@@ -297,15 +292,20 @@ export class Upstream {
     }
   }
 
+  /** Ends the current generation: its timers stop and its client and transport are handed back to close. */
+  private detach(): { client: Client | undefined; transport: UpstreamConnection | undefined } {
+    this.generation++;
+    this.clearTimers();
+    const detached = { client: this.client, transport: this.transport };
+    this.client = undefined;
+    this.transport = undefined;
+    return detached;
+  }
+
   /** The connection of generation `gen` went away: close what is left and maybe schedule a retry. */
   private dropped(gen: number, reason: string): void {
     if (gen !== this.generation || this.stopped) return;
-    this.generation++;
-    this.clearTimers();
-    const client = this.client;
-    const transport = this.transport;
-    this.client = undefined;
-    this.transport = undefined;
+    const { client, transport } = this.detach();
     void client?.close().catch(() => {});
     void transport?.close().catch(() => {});
     this.log.warn(`disconnected: ${reason}`);
