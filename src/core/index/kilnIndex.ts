@@ -108,6 +108,16 @@ export class KilnIndex {
     return { notes: store.noteHashes().size, chunks: store.count };
   }
 
+  /**
+   * Loads what the first search needs — the store and, where words are ranked in process, the
+   * lexical side (its file read and checked in slices) — so a search soon after opening answers at
+   * once. The editor calls it after each run; a search arriving meanwhile waits for the same load.
+   */
+  async warmSearch(): Promise<void> {
+    const store = await this.store();
+    if (!store.lexicalSearch) await this.lexicalSide.of(store);
+  }
+
   /** Notes of the kiln an index run would take in (a full rebuild embeds this many); reads no note. */
   async kilnNoteCount(): Promise<number> {
     return (await scanKiln(this.options.kilnRoot, this.options.processing)).notes.length;

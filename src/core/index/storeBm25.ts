@@ -22,6 +22,7 @@ export interface IndexRunState {
 export class StoreBm25 {
   private current?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
   private building?: Promise<NoteBm25>;
+  private inFlight?: Promise<NoteBm25>;
   /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
   private fileRead = false;
   /** Notes were swapped into the lexical index since its file was written. */
@@ -38,9 +39,17 @@ export class StoreBm25 {
    * beside the store on first need (or built from the store's chunks, in slices, when there is no
    * usable file), then every note whose hash differs from the store's is swapped in from the store
    * (one saved note does not rebuild it all), and the file is rewritten when anything changed.
-   * Searches arriving during a build wait for the same build.
+   * Searches arriving during a build wait for the same build; calls run one after the other, so a
+   * search arriving while the editor warms the index waits for that load instead of reading the
+   * file a second time.
    */
-  async of(store: VectorStore): Promise<NoteBm25> {
+  of(store: VectorStore): Promise<NoteBm25> {
+    const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
+    this.inFlight = next;
+    return next;
+  }
+
+  private async refresh(store: VectorStore): Promise<NoteBm25> {
     const { version, writing } = this.state();
     let lexical = this.current;
     if (lexical?.version === version && !lexical.suspect) return lexical.index;
@@ -113,8 +122,9 @@ export class StoreBm25 {
     }
   }
 
-  /** Writes the file if notes were swapped in since it was written (the index closing). */
+  /** Waits for a load in progress, then writes the file if notes were swapped in since it was written (the index closing). */
   async flush(): Promise<void> {
+    await this.inFlight?.catch(() => undefined);
     const current = this.current;
     if (this.dirty && current && !current.suspect) await this.save(current.index.snapshot(), current.hashes);
   }

@@ -112,6 +112,34 @@ test('a damaged or foreign lexical file is rebuilt from the store with a warning
   }
 });
 
+test('warmSearch loads the lexical side before any search; a search arriving meanwhile waits for that load instead of reading the file again', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const first = evalIndex(root, server.url);
+    await first.update();
+    const expected = await search(first, 'grind the beans');
+    await first.dispose();
+    // A damaged file says each read in the log: a second read would say it twice.
+    const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
+    const damaged = readFileSync(file);
+    damaged[damaged.length - 5] ^= 0xff;
+    writeFileSync(file, damaged);
+    const log = recordingLogger();
+    const index = evalIndex(root, server.url, log);
+    const warming = index.warmSearch();
+    const found = search(index, 'grind the beans');
+    await warming;
+    assert.equal(log.warnings.filter((w) => /lexical index .* is damaged/.test(w)).length, 1, 'warming read the file (once)');
+    assert.deepEqual(await found, expected);
+    assert.equal(log.warnings.filter((w) => /lexical index .* is damaged/.test(w)).length, 1, log.warnings.join('; '));
+    await index.dispose();
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
 test('killed with SIGKILL at any moment of index runs, the next process searches exactly as a fresh rebuild would', { timeout: 120_000 }, async () => {
   const root = mkdtempSync(join(tmpdir(), 'hearth-lexcrash-'));
   const server = await startHashedEmbedServer();
