@@ -23,7 +23,12 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
     if (!ctx.llm.cli.trusted && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'external')) {
       throw untrustedError(ctx.workspaceRoot, [], `${ctx.workspaceRoot} is not a trusted folder, and the agent "${agent}" is an external agent: ${UNTRUSTED_AGENTS}.`);
     }
-    if (flags.model && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'internal')) {
+    const kind = (await ctx.catalog.list()).find((a) => a.name === agent)?.kind;
+    // An external agent chooses its own model; silently ignoring --model would answer with another one.
+    if (flags.model && kind === 'external') {
+      throw new UsageError(`--model applies to Hearth's own agents; "${agent}" is an external agent and chooses its own model (set it in that agent, or pass its model flag through args in [acp.agents.${agent}])`);
+    }
+    if (flags.model && kind === 'internal') {
       // An internal agent's --model names a configured provider's model: a typo exits 2 before anything starts.
       try {
         await checkModelId(ctx.llm, flags.model);

@@ -29,7 +29,8 @@ sections from the kiln index go with the question; their path:line follow the an
   -a, --agent NAME     run one turn with an agent (see hearth agents; "default" picks the default
                        agent): tools run, their activity is shown on stderr, and tools that change
                        things ask on the terminal first (--yes allows them)
-  -m, --model ID       provider/model, or a model name of the active provider
+  -m, --model ID       provider/model, or a model name of the active provider (with --agent: Hearth's own agents only;
+                       an external agent chooses its own model)
       --system TEXT    a system prompt (without --agent)
       --no-context     do not add note sections from the index ([chat].auto_context) this time
       --json           print {message, usage, model, stopReason, sources} when the answer is complete

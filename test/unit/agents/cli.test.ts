@@ -135,6 +135,12 @@ test('hearth ask --agent with an external ACP agent streams its answer; unknown 
   assert.equal(listed.length, transcripts.length);
   assert.deepEqual([listed[0].agent, listed[0].title], ['scripted', 'echo hello from acp']);
 
+  // --model would be ignored by an external agent: refused as a usage error before it starts.
+  const model = await hearth(['ask', '--agent', 'scripted', '--model', 'cloud/gpt-4o', 'echo hi']);
+  assert.equal(model.code, 2, model.stderr);
+  assert.match(model.stderr, /--model applies to Hearth's own agents; "scripted" is an external agent/);
+  assert.equal(model.stdout, '');
+
   const unknown = await hearth(['ask', '--agent', 'nobody', 'hi']);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no agent named "nobody" \(known: kiln, writer, scripted, missing\)/);
