@@ -71,23 +71,34 @@ export async function writeManifest(dir: string, m: Manifest): Promise<void> {
   await fsp.rename(tmp, path.join(dir, MANIFEST));
 }
 
-/** Reads the committed prefix of a file into `into` (or returns it), checking its length and CRC. */
-export function readChecked(file: string, state: FileState, into?: Uint8Array): Uint8Array {
+/** Bytes read (and checksummed) between two returns to the event loop. */
+const READ_SLICE = 4 << 20;
+
+/**
+ * A file's committed bytes (into `into` when given), checked against their CRC. Read and checksummed
+ * a slice at a time: a 100k-chunk index is tens of MB, and the editor must keep responding meanwhile.
+ */
+export async function readChecked(file: string, state: FileState, into?: Uint8Array): Promise<Uint8Array> {
   const target = into ?? new Uint8Array(state.bytes);
-  const fd = openForReading(file);
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
+  let crc = 0;
   try {
     let off = 0;
     while (off < state.bytes) {
-      const n = fs.readSync(fd, target, off, Math.min(state.bytes - off, 1 << 24), off);
-      if (n === 0) throw new StoreCorruptError(`An index file is shorter than recorded: ${file}.`);
-      off += n;
+      const { bytesRead } = await handle.read(target, off, Math.min(state.bytes - off, READ_SLICE), off);
+      if (bytesRead === 0) throw new StoreCorruptError(`An index file is shorter than recorded: ${file}.`);
+      crc = crc32(target.subarray(off, off + bytesRead), crc);
+      off += bytesRead;
     }
   } finally {
-    fs.closeSync(fd);
+    await handle.close();
   }
-  if (crc32(target.subarray(0, state.bytes)) !== state.crc) {
-    throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
-  }
+  if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
   return target;
 }
 

@@ -100,7 +100,7 @@ export class FlatStore implements VectorStore {
         continue;
       }
       try {
-        this.load(m);
+        await this.load(m);
         this.readFd = openVectors(this.files().f32);
         break;
       } catch (error) {
@@ -112,7 +112,7 @@ export class FlatStore implements VectorStore {
     await this.trimLeftovers();
   }
 
-  private load(m: Manifest): void {
+  private async load(m: Manifest): Promise<void> {
     const h = m.header;
     if (h.providerType !== this.header.providerType || h.model !== this.header.model || h.dim !== this.header.dim) {
       throw new StoreHeaderMismatchError(h, this.header);
@@ -127,12 +127,21 @@ export class FlatStore implements VectorStore {
     this.layout(m.dimPad);
     this.ensureCapacity(m.slots);
     const files = this.files();
-    readChecked(files.q8, m.q8, new Uint8Array(this.memory.buffer, this.base, m.q8.bytes));
+    await readChecked(files.q8, m.q8, new Uint8Array(this.memory.buffer, this.base, m.q8.bytes));
     if (this.options.verifyOnOpen) verifyStreaming(files.f32, m.f32);
-    const metaText = Buffer.from(readChecked(files.meta, m.meta)).toString('utf8');
+    const meta = await readChecked(files.meta, m.meta);
     this.slots = this.committedSlots = m.slots;
-    for (const line of metaText.split('\n')) {
+    // Line by line straight from the bytes (a newline byte never sits inside a UTF-8 character), in
+    // slices between which the event loop runs: the whole text of a large index is tens of MB.
+    const bytes = Buffer.from(meta.buffer, meta.byteOffset, meta.byteLength);
+    let decoded = 0;
+    for (let start = 0; start < bytes.length; ) {
+      const newline = bytes.indexOf(10, start);
+      const end = newline < 0 ? bytes.length : newline;
+      const line = bytes.toString('utf8', start, end);
+      start = end + 1;
       if (!line) continue;
+      if (++decoded % 5_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       let note: DecodedLine;
       try {
         note = decodeNote(line);
