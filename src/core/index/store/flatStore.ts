@@ -141,7 +141,7 @@ export class FlatStore implements VectorStore {
       const line = bytes.toString('utf8', start, end);
       start = end + 1;
       if (!line) continue;
-      if (++decoded % 5_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++decoded % 1_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       let note: DecodedLine;
       try {
         note = decodeNote(line);
