@@ -85,18 +85,24 @@ test('the lexical index is saved beside the store, loaded (not rebuilt) by the n
   }
 });
 
+/** Indexes the kiln once: what a search then finds, the lexical file and a copy with one byte flipped. */
+async function indexedOnce(root: string, url: string): Promise<{ expected: Awaited<ReturnType<typeof search>>; file: string; good: Buffer; damaged: Buffer }> {
+  const first = evalIndex(root, url);
+  await first.update();
+  const expected = await search(first, 'grind the beans');
+  await first.dispose();
+  const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
+  const good = readFileSync(file);
+  const damaged = Buffer.from(good);
+  damaged[damaged.length - 5] ^= 0xff;
+  return { expected, file, good, damaged };
+}
+
 test('a damaged or foreign lexical file is rebuilt from the store with a warning, never a crash', async () => {
   const root = makeKiln(NOTES);
   const server = await startHashedEmbedServer();
   try {
-    const first = evalIndex(root, server.url);
-    await first.update();
-    const expected = await search(first, 'grind the beans');
-    await first.dispose();
-    const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
-    const good = readFileSync(file);
-    const damaged = Buffer.from(good);
-    damaged[damaged.length - 5] ^= 0xff;
+    const { expected, file, good, damaged } = await indexedOnce(root, server.url);
     for (const [what, bytes] of [['a flipped byte', damaged], ['a truncated file', good.subarray(0, good.length >> 1)], ['a foreign file', Buffer.from('{"not": "ours"}')], ['an empty file', Buffer.alloc(0)]] as const) {
       writeFileSync(file, bytes);
       const log = recordingLogger();
@@ -116,14 +122,8 @@ test('warmSearch loads the lexical side before any search; a search arriving mea
   const root = makeKiln(NOTES);
   const server = await startHashedEmbedServer();
   try {
-    const first = evalIndex(root, server.url);
-    await first.update();
-    const expected = await search(first, 'grind the beans');
-    await first.dispose();
     // A damaged file says each read in the log: a second read would say it twice.
-    const file = join(root, '.hearth/index/flat', LEXICAL_FILE);
-    const damaged = readFileSync(file);
-    damaged[damaged.length - 5] ^= 0xff;
+    const { expected, file, damaged } = await indexedOnce(root, server.url);
     writeFileSync(file, damaged);
     const log = recordingLogger();
     const index = evalIndex(root, server.url, log);
