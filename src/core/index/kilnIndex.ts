@@ -12,10 +12,10 @@ import { vectorsByTextHash } from './copyVectors';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore';
 import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
-import { propertyModeSearch, propertyResult, textModeSearch } from './diskSearch';
-import { parsePropertyQuery } from '../kiln/propertySearch';
+import { propertyModeSearch, textModeSearch } from './diskSearch';
 import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
+import { LEXICAL_DEPTH, searchInStore } from './storeSearch';
 import { scanKiln } from '../kiln/kilnScanner';
 
 export interface KilnIndexOptions {
@@ -49,8 +49,6 @@ export class KilnMissingError extends HearthError {
   }
 }
 
-/** Notes asked of a store's own full-text search in hybrid: at least as many as the phrase re-ranking reads. */
-const LEXICAL_DEPTH = 30;
 /** Chunks asked of the vector side per note wanted (notes have several chunks each). */
 const CHUNKS_PER_NOTE = 5;
 
@@ -203,20 +201,25 @@ export class KilnIndex {
     if (!query.trim()) return [];
     // The team database answers every mode itself (full-text, property, HNSW); the flat stores
     // search the notes on disk for text and property, and their own BM25 for the lexical side.
-    const store = this.kind === 'postgres' || (mode !== 'text' && mode !== 'property') ? await this.store() : undefined;
-    if (mode === 'property' && store?.propertySearch) {
-      const wanted = parsePropertyQuery(query);
-      return (await store.propertySearch(wanted, limit)).map((note) => propertyResult(note, wanted));
+    if ((mode === 'text' || mode === 'property') && this.kind === 'postgres') {
+      try {
+        const found = await searchInStore(await this.store(), mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars });
+        if (found) return found;
+      } catch (error) {
+        // The database down: the notes on disk still answer (the editor keeps working), as line search.
+        if (!isHearthError(error) || error.code !== 'index.unreachable') throw error;
+        this.options.log.warn(`index: ${error.message} Meanwhile ${mode} search reads the notes on disk.`);
+      }
     }
-    if (mode === 'text' && !store?.lexicalSearch) {
+    if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
       const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
-    if (mode === 'property' || !store) return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
-    // Text mode in a store that ranks words itself: the lexical side of hybrid, ranked the same way.
-    if ((mode === 'hybrid' && request.lexicalOnly) || mode === 'text') {
+    if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    const store = await this.store();
+    if (mode === 'hybrid' && request.lexicalOnly) {
       const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.lexicalSide.of(store);
       const notes = request.chunks ? limit * 2 : limit;
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);

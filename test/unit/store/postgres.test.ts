@@ -132,6 +132,9 @@ test('database stopped mid-session: a clear error naming the host (never the pas
       return (error as { code?: string }).code === 'index.unreachable' && message.includes(`127.0.0.1:${own.port}`) && !message.includes('Sup3rSecretPw');
     });
     await assert.rejects(index.update(), (error: unknown) => (error as { code?: string }).code === 'index.unreachable');
+    // Text and property search fall back to the notes on disk while the database is down.
+    assert.equal((await index.search('Colosseum', { mode: 'text', limit: 3 }))[0]?.path, 'travel/rome.md');
+    assert.deepEqual((await index.search('tags=food', { mode: 'property', limit: 3 })).map((h) => h.path), ['kitchen.md']);
     own = await startPgServer({ port: own.port, dataDir });
     const hits = await index.search('Colosseum espresso', { mode: 'semantic', limit: 3 });
     assert.ok(hits.length > 0, 'reconnects when the database is back');
