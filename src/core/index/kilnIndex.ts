@@ -208,7 +208,7 @@ export class KilnIndex {
       } catch (error) {
         // The database down: the notes on disk still answer (the editor keeps working), as line search.
         if (!isHearthError(error) || error.code !== 'index.unreachable') throw error;
-        this.options.log.warn(`index: ${error.message} Meanwhile ${mode} search reads the notes on disk.`);
+        this.options.log.child('index').warn(`${error.message} Meanwhile ${mode} search reads the notes on disk.`);
       }
     }
     if (mode === 'text') {
