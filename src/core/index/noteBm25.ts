@@ -279,7 +279,7 @@ export class NoteBm25 {
     const index = new NoteBm25([], fields);
     for (let id = 0; id < snapshot.terms.length; id++) {
       index.termIds.set(snapshot.terms[id], id);
-      if (id % 50_000 === 49_999) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (id % 10_000 === 9_999) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return index.adopt(snapshot, true);
   }
