@@ -5,8 +5,8 @@
  * so the whole flow is unit-tested with a fake AgentCatalog.
  */
 import type { ChatReviews } from './chatReviews';
-import type { AgentCatalog, AgentDescriptor, AgentEvent, PromptAttachment } from '../agents/agentSession';
-import { describeError, errorCode } from '../errors';
+import type { AgentCatalog, AgentDescriptor } from '../agents/agentSession';
+import { describeError } from '../errors';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
 import type { Disposable } from '../lifecycle/disposable';
@@ -14,14 +14,13 @@ import { Emitter } from '../lifecycle/emitter';
 import type { Redactor } from '../logging/redactor';
 import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand, type ChatModels } from './chatCommands';
-import { appendEvent, finalStatus, historyMessages, newConversation, RECAP_PATH, recapTurns, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import { newConversation, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
 import type { HistoryStore } from './historyStore';
-import { attachmentBudget, PendingAttachments, readAttachments, type PendingAttachment } from './pendingAttachments';
+import { PendingAttachments, type PendingAttachment } from './pendingAttachments';
 import type { AutoContext } from './autoContext';
-import { editorRemedy } from './editorRemedies';
 import { PermissionPrompts } from './permissionPrompts';
 import type { NoteCompletion } from './noteCompletions';
-import { SourceList } from './sources';
+import { TurnRunner } from './turnRunner';
 import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
 
 export type { ChatModels } from './chatCommands';
@@ -86,8 +85,7 @@ export class ChatController {
   private readonly newId: () => string;
   private readonly now: () => number;
   private reviewsTicket = 0;
-  /** "No kiln context" is said once per panel. */
-  private contextNoticeShown = false;
+  private readonly turns: TurnRunner;
 
   private readonly deps: ChatControllerDeps;
   private readonly log: Logger;
@@ -99,6 +97,11 @@ export class ChatController {
     this.now = deps.now ?? Date.now;
     this.permissions = new PermissionPrompts((m) => deps.post(m));
     this.agentSession = new AgentSessionSlot(deps.catalog, deps.log);
+    this.turns = new TurnRunner(this.deps, this.agentSession, this.permissions, {
+      agent: () => this.ensureAgent(),
+      runningTurnId: () => this.running?.turn.id,
+      notice: (level, text) => this.notice(level, text),
+    }, this.log);
     const lastId = deps.store.lastId();
     this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
     this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
@@ -343,58 +346,8 @@ export class ChatController {
     let finish!: () => void;
     this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
     this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
-    const seen: AgentEvent[] = [];
-    let contextRefs: AttachmentRef[] = [];
-    const emit = (raw: AgentEvent) => {
-      const redacted = this.deps.redactor?.redactDeep(raw) ?? raw;
-      // One remedy per error box, in the editor's words (commands, not CLI).
-      const remedy = redacted.type === 'error' ? editorRemedy(redacted.code) : undefined;
-      const event: AgentEvent = remedy && redacted.type === 'error' ? { ...redacted, remedy } : redacted;
-      seen.push(event);
-      appendEvent(turn.events, event);
-      this.deps.post({ type: 'event', turnId: turn.id, event });
-    };
-    try {
-      const contextTokens = attachments.length > 0 ? await this.deps.models.contextTokens?.().catch(() => undefined) : undefined;
-      const prompts = await readAttachments(attachments, (ref, budget) => this.deps.notes.read(ref, budget), attachmentBudget(contextTokens));
-      const context = await this.kilnContext(turn.text, abort.signal);
-      prompts.push(...context);
-      contextRefs = context.map((a) => ({ path: a.path, ...(a.startLine ? { startLine: a.startLine } : {}), ...(a.endLine ? { endLine: a.endLine } : {}) }));
-      const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
-      const { session, fresh } = await this.agentSession.ensure(await this.ensureAgent(), () => ({
-        // The session outlives this turn: a prompt belongs to the turn running when it is asked.
-        host: { requestPermission: (request, signal) => this.permissions.ask(this.running?.turn.id ?? turn.id, request, signal) },
-        cwd: this.deps.cwd(),
-        ...(this.deps.kilnRoot?.() ? { kilnRoot: this.deps.kilnRoot() } : {}),
-        ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
-      }), this.deps.models.currentId());
-      // A new session has not seen the earlier turns: internal agents got them as chat history at
-      // start; an external agent cannot be given history, so it gets a recap with this prompt.
-      if (fresh && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
-      for await (const event of session.prompt(turn.text, prompts, abort.signal)) {
-        if (event.type === 'done' && abort.signal.aborted) break;
-        emit(event);
-      }
-    } catch (error) {
-      if (!abort.signal.aborted) {
-        // The agent may be gone (crashed, bad key at start): a retry starts a fresh session.
-        await this.agentSession.end();
-        const remedy = (error as { remedy?: unknown }).remedy;
-        emit({ type: 'error', code: errorCode(error, 'chat.unexpected'), message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
-      }
-    }
-    if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });
-    else if (!turn.events.some((e) => e.type === 'done')) emit({ type: 'done', stopReason: turn.events.some((e) => e.type === 'error') ? 'error' : 'end_turn' });
-    turn.status = finalStatus(turn.events);
-    // Sources from the unclipped events: a long search result is cut in the stored turn.
-    const sources = new SourceList();
-    sources.addAttachments(turn.attachments);
-    sources.addAttachments(contextRefs, 'auto_context');
-    sources.addToolCalls(seen);
-    if (sources.sources.length > 0) {
-      turn.sources = sources.sources;
-      this.deps.post({ type: 'sources', turnId: turn.id, sources: turn.sources });
-    } else delete turn.sources;
+    const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
+    await this.turns.run(turn, attachments, earlier, abort);
     this.conversation.updatedAt = this.now();
     this.running = undefined;
     this.deps.post({ type: 'turnEnd', turnId: turn.id });
@@ -408,25 +361,6 @@ export class ChatController {
       this.log.error(`saving the conversation failed: ${describeError(error)}`);
     }
     finish();
-  }
-
-  /**
-   * Auto context for one message; never fails the turn. When there is nothing to search (no index
-   * yet, or it is being built), the panel says so once and the turn goes on without.
-   */
-  private async kilnContext(text: string, signal: AbortSignal): Promise<PromptAttachment[]> {
-    if (!this.deps.autoContext || this.deps.settings().autoContext === false) return [];
-    try {
-      const context = await this.deps.autoContext(text, signal);
-      if (context.skipped && !this.contextNoticeShown) {
-        this.contextNoticeShown = true;
-        this.notice('info', `Answering without kiln context: ${context.skipped}.`);
-      }
-      return context.attachments;
-    } catch (error) {
-      this.log.warn(`auto context failed: ${describeError(error)}`);
-      return [];
-    }
   }
 
   /** The conversation's agent: the catalog's default when none was picked yet. */
