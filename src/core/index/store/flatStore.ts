@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { createMemory, instantiateInt8Scan, type ScanFn } from './int8Kernel';
+import { Int8Slots } from './int8Slots';
 import { withLock, tryAcquireLock } from '../../fs/crossProcessLock';
 import { appendSynced, fileNames, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
 import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta';
@@ -22,7 +22,6 @@ export interface FlatStoreOptions {
   verifyOnOpen?: boolean;
 }
 
-const PAGE = 65536;
 function openVectors(file: string): number {
   try {
     return fs.openSync(file, 'r');
@@ -45,10 +44,7 @@ const OPEN_ATTEMPTS = 5;
 export class FlatStore implements VectorStore {
   readonly kind = 'flat' as const;
   private manifest!: Manifest;
-  private dimPad = 0;
-  private base = 0;
-  private memory = createMemory(1);
-  private scan: ScanFn = instantiateInt8Scan(this.memory);
+  private readonly q8 = new Int8Slots();
   private slots = 0;
   private committedSlots = 0;
   private readonly table = new SlotTable();
@@ -124,10 +120,10 @@ export class FlatStore implements VectorStore {
     this.notes.clear();
     this.live = 0;
     this.manifest = m;
-    this.layout(m.dimPad);
+    this.q8.layout(m.dimPad);
     this.ensureCapacity(m.slots);
     const files = this.files();
-    await readChecked(files.q8, m.q8, new Uint8Array(this.memory.buffer, this.base, m.q8.bytes));
+    await readChecked(files.q8, m.q8, this.q8.bytes(0, m.slots));
     if (this.options.verifyOnOpen) verifyStreaming(files.f32, m.f32);
     const meta = await readChecked(files.meta, m.meta);
     this.slots = this.committedSlots = m.slots;
@@ -182,11 +178,10 @@ export class FlatStore implements VectorStore {
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
     const line: NoteLine = { put: notePath, hash, chunks: [] };
     this.ensureCapacity(this.slots + chunks.length);
-    const q8 = new Int8Array(this.memory.buffer);
     chunks.forEach((chunk, i) => {
       const slot = this.slots++;
       const v = normalized(vectors[i]);
-      const q = quantizeInto(v, q8.subarray(this.base + slot * this.dimPad, this.base + (slot + 1) * this.dimPad));
+      const q = quantizeInto(v, this.q8.slot(slot));
       this.pendingF32.set(slot, v);
       const crc = crc32(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
       line.chunks.push({ chunk: { ...chunk, notePath, contentHash: hash }, slot, scale: q.scale, error: q.error, crc });
@@ -225,13 +220,12 @@ export class FlatStore implements VectorStore {
     if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
     if (k <= 0 || this.live === 0) return [];
     const q = normalized(query);
-    const qq = quantizeInto(q, new Int8Array(this.memory.buffer, 0, this.dimPad));
-    const outOff = this.outOffset(this.slots);
-    this.scan(0, this.base, this.slots, this.dimPad, outOff);
+    const qq = quantizeInto(q, this.q8.query());
+    const raw = this.q8.scan(this.slots);
     const filter = options.filter;
     const top = exactTopK(
       {
-        raw: new Int32Array(this.memory.buffer, outOff, this.slots),
+        raw,
         scale: this.table.scale,
         err: this.table.err,
         maxErr: this.table.maxErr,
@@ -260,7 +254,7 @@ export class FlatStore implements VectorStore {
     const files = this.files();
     const m = this.manifest;
     await this.assertUnchangedOnDisk();
-    const q8 = new Uint8Array(this.memory.buffer, this.base + this.committedSlots * this.dimPad, (this.slots - this.committedSlots) * this.dimPad).slice();
+    const q8 = this.q8.bytes(this.committedSlots, this.slots).slice();
     const f32 = new Float32Array((this.slots - this.committedSlots) * this.header.dim);
     for (let s = this.committedSlots; s < this.slots; s++) f32.set(this.pendingF32.get(s)!, (s - this.committedSlots) * this.header.dim);
     const meta = Buffer.from(this.pendingMeta.join('\n') + '\n', 'utf8');
@@ -315,11 +309,11 @@ export class FlatStore implements VectorStore {
       }
       lines.push(encodeNote(line));
     }
-    const q8 = new Uint8Array(order.length * this.dimPad);
-    const mem = new Uint8Array(this.memory.buffer);
+    const dimPad = this.q8.dimPad;
+    const q8 = new Uint8Array(order.length * dimPad);
     const f32 = new Float32Array(order.length * dim);
     order.forEach((slot, i) => {
-      q8.set(mem.subarray(this.base + slot * this.dimPad, this.base + (slot + 1) * this.dimPad), i * this.dimPad);
+      q8.set(this.q8.bytes(slot, slot + 1), i * dimPad);
       f32.set(this.vector(slot), i * dim);
     });
     const meta = Buffer.from(lines.length ? lines.join('\n') + '\n' : '', 'utf8');
@@ -327,7 +321,7 @@ export class FlatStore implements VectorStore {
     await writeManifest(this.dir, next);
     this.closeFd();
     this.manifest = next;
-    new Uint8Array(this.memory.buffer).set(q8, this.base);
+    this.q8.bytes(0, order.length).set(q8);
     this.table.keep(order);
     for (const note of this.notes.values()) note.slots = note.slots.map((s) => remap.get(s)!);
     this.slots = this.committedSlots = order.length;
@@ -402,7 +396,7 @@ export class FlatStore implements VectorStore {
     this.manifest = { format: FORMAT, version: VERSION, header: { ...this.header }, gen, dimPad, slots: 0, q8: empty, f32: empty, meta: empty };
     await writeManifest(this.dir, this.manifest);
     await removeOtherGenerations(this.dir, gen);
-    this.layout(dimPad);
+    this.q8.layout(dimPad);
     this.slots = this.committedSlots = this.live = 0;
     this.table.clear();
     this.notes.clear();
@@ -411,21 +405,9 @@ export class FlatStore implements VectorStore {
     this.readFd = fs.openSync(this.files().f32, 'r');
   }
 
-  private layout(dimPad: number): void {
-    this.dimPad = dimPad;
-    this.base = Math.ceil(dimPad / 4096) * 4096;
-  }
-
-  private outOffset(slots: number): number {
-    return Math.ceil((this.base + slots * this.dimPad) / 16) * 16;
-  }
-
   private ensureCapacity(slots: number): void {
     this.table.reserve(slots);
-    const need = this.outOffset(this.table.capacity) + this.table.capacity * 4;
-    const pages = Math.ceil(need / PAGE);
-    const have = this.memory.buffer.byteLength / PAGE;
-    if (pages > have) this.memory.grow(pages - have);
+    this.q8.ensureCapacity(this.table.capacity);
   }
 
   private vector(slot: number): Float32Array {
