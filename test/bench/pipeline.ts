@@ -53,6 +53,15 @@ function stallMeter(): { reset(): number; stop(): number } {
   return { reset, stop: () => (clearInterval(ticker), reset()) };
 }
 
+/** Runs `work` and says how long it took and the longest event-loop stall meanwhile: "123 ms (45 ms)". */
+async function measured(stall: { reset(): number }, work: () => Promise<unknown>): Promise<string> {
+  stall.reset();
+  const started = performance.now();
+  await work();
+  const ms = performance.now() - started;
+  return `${ms.toFixed(0)} ms (${stall.reset().toFixed(0)} ms)`;
+}
+
 function index(kilnRoot: string): KilnIndex {
   return new KilnIndex({
     kilnRoot,
@@ -68,17 +77,11 @@ function index(kilnRoot: string): KilnIndex {
 async function searchLatency(idx: KilnIndex, chunks: number): Promise<{ label: string; value: string }[]> {
   // The first search builds the BM25 index: counted apart, with the longest the event loop was
   // kept from other work meanwhile (the build runs in slices).
-  let longest = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
+  const stall = stallMeter();
   let started = performance.now();
   await idx.search('tomato', { limit: 10 });
   const firstMs = performance.now() - started;
-  clearInterval(ticker);
+  const longest = stall.stop();
   const out = [{ label: `first hybrid search, ${chunks} chunks (builds BM25; longest event-loop stall)`, value: `${firstMs.toFixed(0)} ms (${longest.toFixed(0)} ms)` }];
   for (const mode of ['hybrid', 'semantic'] as const) {
     const times: number[] = [];
@@ -170,34 +173,20 @@ export async function run(): Promise<{ label: string; value: string }[]> {
     // of each, measured by a 1 ms ticker).
     const opened = index(bigRoot);
     const stall = stallMeter();
-    let t0 = performance.now();
-    await opened.counts();
-    const loadMs = performance.now() - t0;
-    const loadStall = stall.reset();
+    const load = await measured(stall, () => opened.counts());
     await opened.search('warm the query embedder', { mode: 'semantic', limit: 1 });
-    stall.reset();
-    t0 = performance.now();
-    await opened.search('tomato basil', { limit: 10 });
-    const firstMs = performance.now() - t0;
-    const searchStall = stall.stop();
-    out.push({ label: `freshly opened, ${noop.chunks} chunks: store cold load (stall) / first hybrid search, lexical file loaded (stall)`, value: `${loadMs.toFixed(0)} ms (${loadStall.toFixed(0)} ms) / ${firstMs.toFixed(0)} ms (${searchStall.toFixed(0)} ms)` });
+    const firstSearch = await measured(stall, () => opened.search('tomato basil', { limit: 10 }));
+    out.push({ label: `freshly opened, ${noop.chunks} chunks: store cold load (stall) / first hybrid search, lexical file loaded (stall)`, value: `${load} / ${firstSearch}` });
     await opened.dispose();
     // As the editor does: after opening (and after each run) it warms the search in the background;
     // the first search then finds the lexical side loaded.
     const editor = index(bigRoot);
-    const editorStall = stallMeter();
     await editor.counts();
     await editor.search('warm the query embedder', { mode: 'semantic', limit: 1 });
-    editorStall.reset();
-    t0 = performance.now();
-    await editor.warmSearch();
-    const warmMs = performance.now() - t0;
-    const warmStall = editorStall.reset();
-    t0 = performance.now();
-    await editor.search('tomato basil', { limit: 10 });
-    const warmedFirstMs = performance.now() - t0;
-    const warmedStall = editorStall.stop();
-    out.push({ label: `freshly opened as in the editor, ${noop.chunks} chunks: warmSearch in the background (stall) / first hybrid search (stall)`, value: `${warmMs.toFixed(0)} ms (${warmStall.toFixed(0)} ms) / ${warmedFirstMs.toFixed(0)} ms (${warmedStall.toFixed(0)} ms)` });
+    const warm = await measured(stall, () => editor.warmSearch());
+    const warmedFirst = await measured(stall, () => editor.search('tomato basil', { limit: 10 }));
+    stall.stop();
+    out.push({ label: `freshly opened as in the editor, ${noop.chunks} chunks: warmSearch in the background (stall) / first hybrid search (stall)`, value: `${warm} / ${warmedFirst}` });
     await editor.dispose();
   } finally {
     rmSync(bigRoot, { recursive: true, force: true });
