@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -112,7 +113,7 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
       return slice;
     };
     // The event loop gets a turn between the steps (an editor opening a large kiln keeps responding).
-    await tick();
+    await nextTurn();
     const termText = take(header.termBytes).toString('utf8');
     take(pad4(header.termBytes) - header.termBytes);
     const offsets = new Uint32Array(copy(take((header.terms + 1) * 4)));
@@ -120,13 +121,13 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
     const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
-    await tick();
+    await nextTurn();
     const notes = JSON.parse(take(header.notesBytes).toString('utf8')) as [string, number, string][];
     const terms = header.terms === 0 ? [] : termText.split('\n');
     if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
-    await tick();
+    await nextTurn();
     for (const doc of postDocs) if (doc >= header.notes) throw new Error('a posting names a missing note');
-    await tick();
+    await nextTurn();
     return {
       snapshot: { terms, offsets, postDocs, postTfs, lengths, notes: notes.map(([p, chunks]) => ({ path: p, chunks })) },
       hashes: new Map(notes.map(([p, , hash]) => [p, hash])),
@@ -136,8 +137,6 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
   }
 }
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Bytes checksummed between two returns to the event loop (about 2 ms of work). */
 const CRC_SLICE = 4 << 20;
 
@@ -146,7 +145,7 @@ async function slicedCrc32(data: Buffer): Promise<number> {
   let crc = 0;
   for (let at = 0; at < data.length; at += CRC_SLICE) {
     crc = crc32(data.subarray(at, at + CRC_SLICE), crc);
-    if (at + CRC_SLICE < data.length) await tick();
+    if (at + CRC_SLICE < data.length) await nextTurn();
   }
   return crc;
 }

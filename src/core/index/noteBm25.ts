@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
 import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
@@ -82,7 +83,7 @@ export class NoteBm25 {
     let inSlice = 0;
     for (const _ of index.buildSteps(notes)) {
       if (++inSlice < sliceSteps && (inSlice & 15 || performance.now() - sliceStart < sliceMs)) continue;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       options.signal?.throwIfAborted();
       sliceStart = performance.now();
       inSlice = 0;
@@ -279,7 +280,7 @@ export class NoteBm25 {
     const index = new NoteBm25([], fields);
     for (let id = 0; id < snapshot.terms.length; id++) {
       index.termIds.set(snapshot.terms[id], id);
-      if (id % 10_000 === 9_999) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (id % 10_000 === 9_999) await nextTurn();
     }
     return index.adopt(snapshot, true);
   }
@@ -301,7 +302,7 @@ export class NoteBm25 {
       return this;
     }
     return (async () => {
-      for (const _ of steps) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const _ of steps) await nextTurn();
       return this;
     })();
   }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import { readLexicalFile, writeLexicalFile } from './lexicalFile';
@@ -146,17 +147,16 @@ export function noteChunks(store: VectorStore, notePath: string): ChunkRecord[] 
  */
 async function changedNotes(lexical: Map<string, string>, store: Map<string, string>): Promise<Set<string>> {
   const changed = new Set<string>();
-  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
   let steps = 0;
   for (const [path, hash] of lexical) {
     if (store.get(path) !== hash) changed.add(path);
-    if (++steps % 10_000 === 0) await tick();
+    if (++steps % 10_000 === 0) await nextTurn();
   }
   // Same size and every lexical note found with its hash: the store has no other note.
   if (changed.size === 0 && store.size === lexical.size) return changed;
   for (const [path, hash] of store) {
     if (lexical.get(path) !== hash) changed.add(path);
-    if (++steps % 10_000 === 0) await tick();
+    if (++steps % 10_000 === 0) await nextTurn();
   }
   return changed;
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -137,7 +138,7 @@ export class FlatStore implements VectorStore {
       const line = bytes.toString('utf8', start, end);
       start = end + 1;
       if (!line) continue;
-      if (++decoded % 1_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++decoded % 1_000 === 0) await nextTurn();
       let note: DecodedLine;
       try {
         note = decodeNote(line);
