@@ -22,7 +22,6 @@ export interface IndexRunState {
  */
 export class StoreBm25 {
   private current?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
-  private building?: Promise<NoteBm25>;
   private inFlight?: Promise<NoteBm25>;
   /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
   private fileRead = false;
@@ -40,9 +39,8 @@ export class StoreBm25 {
    * beside the store on first need (or built from the store's chunks, in slices, when there is no
    * usable file), then every note whose hash differs from the store's is swapped in from the store
    * (one saved note does not rebuild it all), and the file is rewritten when anything changed.
-   * Searches arriving during a build wait for the same build; calls run one after the other, so a
-   * search arriving while the editor warms the index waits for that load instead of reading the
-   * file a second time.
+   * Calls run one after the other: a search arriving during a build, or while the editor warms the
+   * index, waits for it and then finds it ready instead of reading the file or building again.
    */
   of(store: VectorStore): Promise<NoteBm25> {
     const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
@@ -82,24 +80,18 @@ export class StoreBm25 {
     return index;
   }
 
-  private build(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
-    return (this.building ??= (async () => {
-      const { version, mutations } = this.state();
-      try {
-        // Note by note where the store can (its rows are parsed as the sliced build reaches them).
-        const notes = store.noteChunks ? eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
-        const index = await NoteBm25.build(notes);
-        // A run that started meanwhile may have moved chunks under the build (a compaction): the
-        // result still answers this search, and the next one rebuilds it.
-        const now = this.state();
-        const suspect = now.writing > 0 || now.mutations !== mutations;
-        this.current = { version, index, hashes, suspect };
-        if (!suspect) await this.save(index.snapshot(), hashes);
-        return index;
-      } finally {
-        this.building = undefined;
-      }
-    })());
+  private async build(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
+    const { version, mutations } = this.state();
+    // Note by note where the store can (its rows are parsed as the sliced build reaches them).
+    const notes = store.noteChunks ? eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
+    const index = await NoteBm25.build(notes);
+    // A run that started meanwhile may have moved chunks under the build (a compaction): the
+    // result still answers this search, and the next one rebuilds it.
+    const now = this.state();
+    const suspect = now.writing > 0 || now.mutations !== mutations;
+    this.current = { version, index, hashes, suspect };
+    if (!suspect) await this.save(index.snapshot(), hashes);
+    return index;
   }
 
   /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
