@@ -178,7 +178,7 @@ export async function run(): Promise<{ label: string; value: string }[]> {
     const firstSearch = await measured(stall, () => opened.search('tomato basil', { limit: 10 }));
     out.push({ label: `freshly opened, ${noop.chunks} chunks: store cold load (stall) / first hybrid search, lexical file loaded (stall)`, value: `${load} / ${firstSearch}` });
     await opened.dispose();
-    // As the editor does: after opening (and after each run) it warms the search in the background;
+    // As the editor does: after opening (and after each full run) it warms the search in the background;
     // the first search then finds the lexical side loaded.
     const editor = index(bigRoot);
     await editor.counts();

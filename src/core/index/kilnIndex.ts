@@ -109,7 +109,7 @@ export class KilnIndex {
   /**
    * Loads what the first search needs — the store and, where words are ranked in process, the
    * lexical side (its file read and checked in slices) — so a search soon after opening answers at
-   * once. The editor calls it after each run; a search arriving meanwhile waits for the same load.
+   * once. The editor calls it after each full run; a search arriving meanwhile waits for the same load.
    */
   async warmSearch(): Promise<void> {
     const store = await this.store();

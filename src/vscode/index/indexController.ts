@@ -216,8 +216,9 @@ export class IndexController implements vscode.Disposable {
       for (const problem of report.problems) this.indexLog.warn(`${problem.path}: ${problem.message}`);
       this.indexLog.info(`${report.notes} notes, ${report.chunks} chunks; embedded ${report.embedded} chunks of ${report.embeddedNotes} notes, ${report.removed} removed, ${report.skipped.length} skipped in ${report.seconds.toFixed(2)} s${report.cancelled ? ' (cancelled)' : ''}`);
       this.setState({ kind: 'ready', notes: report.notes, chunks: report.chunks });
-      // The first search after opening (or after a run) should not wait for the word index to load.
-      void index.warmSearch().catch((error) => this.indexLog.warn(`preparing search failed: ${describeError(error)}`));
+      // The first search after opening, Reindex or Rebuild should not wait for the word index to load
+      // (after a background run for a few saved notes it is loaded already: the search swaps them in).
+      if (options.title) void index.warmSearch().catch((error) => this.indexLog.warn(`preparing search failed: ${describeError(error)}`));
       return report;
     } catch (error) {
       if (index !== this.index) return undefined;
