@@ -170,28 +170,30 @@ export class NoteBm25 {
 
   /** Relevance (0–1) of every note sharing a word with the query; the best `k` first. */
   search(text: string, k: number): { path: string; relevance: number }[] {
-    const { scores, touched } = this.scoreAll(this.query(text));
-    const top = new TopK(Math.max(0, k));
-    for (const doc of touched) top.push(scores[doc], doc);
-    return top.sorted().map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
+    return this.best(this.query(text), k).ranked.map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
   }
 
   /**
-   * Relevance by path of the notes sharing a word with the query: every one, or the best `top` and
-   * those of `alsoPaths` that match (hybrid: the lexical head and the vector side's notes). A broad
-   * query on a large kiln matches most notes; a map and a sort of all of them took most of a search.
+   * Relevance by path of the best `top` notes for the query and of those of `alsoPaths` that match
+   * (hybrid: the lexical head and the vector side's notes). A broad query on a large kiln matches
+   * most notes; a map and a sort of all of them took most of a search.
    */
-  relevances(q: LexicalQuery, top?: number, alsoPaths?: Iterable<string>): Map<string, number> {
-    const { scores, touched } = this.scoreAll(q);
-    if (top === undefined) return new Map(touched.map((doc) => [this.docs[doc].path, scores[doc]]));
-    const best = new TopK(Math.max(0, top));
-    for (const doc of touched) best.push(scores[doc], doc);
-    const out = new Map(best.sorted().map(({ score, slot }) => [this.docs[slot].path, score]));
-    for (const path of alsoPaths ?? []) {
+  relevances(q: LexicalQuery, top: number, alsoPaths: Iterable<string>): Map<string, number> {
+    const { scores, ranked } = this.best(q, top);
+    const out = new Map(ranked.map(({ score, slot }) => [this.docs[slot].path, score]));
+    for (const path of alsoPaths) {
       const doc = this.byPath.get(path);
       if (doc !== undefined && scores[doc] > 0) out.set(path, scores[doc]);
     }
     return out;
+  }
+
+  /** Every note's score for the query, and the best `k` notes (`slot`: the note's index) first. */
+  private best(q: LexicalQuery, k: number): { scores: Float64Array; ranked: { score: number; slot: number }[] } {
+    const { scores, touched } = this.scoreAll(q);
+    const top = new TopK(Math.max(0, k));
+    for (const doc of touched) top.push(scores[doc], doc);
+    return { scores, ranked: top.sorted() };
   }
 
   /**
