@@ -271,25 +271,19 @@ export class NoteBm25 {
   }
 
   /** An index from a snapshot (the lexical file): no tokenizing, no chunks needed. */
-  static fromSnapshot(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): NoteBm25 {
-    const index = new NoteBm25([], fields);
-    snapshot.terms.forEach((term, id) => index.termIds.set(term, id));
-    return index.adopt(snapshot);
-  }
-
-  /** The same, handing the event loop back every 50k terms (a large kiln has hundreds of thousands). */
+  /** An index from its snapshot (the lexical file), in slices: a large kiln has hundreds of thousands of terms. */
   static async load(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): Promise<NoteBm25> {
     const index = new NoteBm25([], fields);
     for (let id = 0; id < snapshot.terms.length; id++) {
       index.termIds.set(snapshot.terms[id], id);
       if (id % 10_000 === 9_999) await nextTurn();
     }
-    return index.adopt(snapshot, true);
+    await index.adopt(snapshot);
+    return index;
   }
 
-  private adopt(snapshot: NoteBm25Snapshot): NoteBm25;
-  private adopt(snapshot: NoteBm25Snapshot, sliced: true): Promise<NoteBm25>;
-  private adopt(snapshot: NoteBm25Snapshot, sliced = false): NoteBm25 | Promise<NoteBm25> {
+  /** Takes the snapshot's postings and registers its notes, 10 000 between two turns of the event loop. */
+  private async adopt(snapshot: NoteBm25Snapshot): Promise<void> {
     this.offsets = snapshot.offsets;
     this.postDocs = snapshot.postDocs;
     this.postTfs = snapshot.postTfs;
@@ -298,27 +292,14 @@ export class NoteBm25 {
     this.lengths.set(snapshot.lengths);
     this.dead = new Uint8Array(Math.max(64, n * 2));
     this.live = n;
-    const steps = this.adoptNotes(snapshot);
-    if (!sliced) {
-      for (const _ of steps);
-      return this;
-    }
-    return (async () => {
-      for (const _ of steps) await nextTurn();
-      return this;
-    })();
-  }
-
-  /** Registers the snapshot's notes, pausing (yield) every 10 000 so a large index loads in slices. */
-  private *adoptNotes(snapshot: NoteBm25Snapshot): Generator<void> {
-    for (let doc = 0; doc < snapshot.notes.length; doc++) {
+    for (let doc = 0; doc < n; doc++) {
       const note = snapshot.notes[doc];
       this.docs.push({ path: note.path, chunkCount: note.chunks });
       this.byPath.set(note.path, doc);
       for (let f = 0; f < F; f++) this.totals[f] += snapshot.lengths[doc * F + f];
       this.chunkTotal += note.chunks;
       this.chunkLengthTotal += snapshot.lengths[doc * F + 3];
-      if (doc % 10_000 === 9_999) yield;
+      if (doc % 10_000 === 9_999) await nextTurn();
     }
   }
 

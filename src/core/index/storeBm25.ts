@@ -69,7 +69,7 @@ export class StoreBm25 {
       // Notes changed since the file was written (another process indexed, or one was killed after
       // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
       const snapshot = index.snapshot();
-      index = NoteBm25.fromSnapshot(snapshot);
+      index = await NoteBm25.load(snapshot);
       if (writing === 0) await this.save(snapshot, current);
     } else if (changed.size > 0) {
       // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
