@@ -19,11 +19,11 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
   const ctx = await createAgentContext(io, flags, { startGateway: true });
   try {
     const agent = name === 'default' ? await ctx.catalog.defaultAgent() : name;
+    const kind = (await ctx.catalog.list()).find((a) => a.name === agent)?.kind;
     // Even a discovered agent (not from the config) runs in the folder and reads its files.
-    if (!ctx.llm.cli.trusted && (await ctx.catalog.list()).some((a) => a.name === agent && a.kind === 'external')) {
+    if (!ctx.llm.cli.trusted && kind === 'external') {
       throw untrustedError(ctx.workspaceRoot, [], `${ctx.workspaceRoot} is not a trusted folder, and the agent "${agent}" is an external agent: ${UNTRUSTED_AGENTS}.`);
     }
-    const kind = (await ctx.catalog.list()).find((a) => a.name === agent)?.kind;
     // An external agent chooses its own model; silently ignoring --model would answer with another one.
     if (flags.model && kind === 'external') {
       throw new UsageError(`--model applies to Hearth's own agents; "${agent}" is an external agent and chooses its own model (set it in that agent, or pass its model flag through args in [acp.agents.${agent}])`);
