@@ -1,10 +1,12 @@
 /** What only the flat store has: the SIMD kernel, compaction, appending instead of rewriting. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { createMemory, instantiateInt8Scan } from '../../../src/core/index/store/int8Kernel';
+import { readChecked } from '../../../src/core/index/store/flatFiles';
 import { FlatStore } from '../../../src/core/index/store/flatStore';
 import { chunksFor, exactTopK, randomVector, rng } from './helpers';
 
@@ -97,6 +99,31 @@ test('a second writer on the same index is told to reopen instead of appending o
     assert.deepEqual([...c.noteHashes()], [['a.md', 'a']]);
     await c.dispose();
     await a.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('readChecked reads a file larger than one slice whole and checks its CRC across the slices: damage past the first slice or a short file is corrupt', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-readchecked-'));
+  try {
+    const file = join(dir, 'vectors-1.q8');
+    // Three and a half 4 MB slices of varied bytes.
+    const data = Buffer.alloc(14 << 20);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
+    writeFileSync(file, data);
+    const state = { bytes: data.length, crc: crc32(data) };
+    assert.ok(Buffer.from(await readChecked(file, state)).equals(data));
+    const into = new Uint8Array(data.length + 16);
+    await readChecked(file, state, into);
+    assert.ok(Buffer.from(into.subarray(0, data.length)).equals(data), 'read into the caller\'s buffer');
+    const damaged = Buffer.from(data);
+    damaged[(9 << 20) + 3] ^= 0x01;
+    writeFileSync(file, damaged);
+    await assert.rejects(readChecked(file, state), (e: { code?: string; message?: string }) => e.code === 'index.corrupt' && /checksum/.test(e.message ?? ''));
+    writeFileSync(file, data.subarray(0, 5 << 20));
+    await assert.rejects(readChecked(file, state), (e: { code?: string; message?: string }) => e.code === 'index.corrupt' && /shorter/.test(e.message ?? ''));
+    await assert.rejects(readChecked(join(dir, 'missing.q8'), state), (e: { code?: string }) => e.code === 'index.corrupt');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
