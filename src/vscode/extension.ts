@@ -20,7 +20,7 @@ import { registerTrustCodeActions, withheldNotifier } from './config/workspaceTr
 import { EditorHost } from './host/editorHost';
 import { EffectiveConfigDocument } from './config/effectiveConfigDocument';
 import { registerGatewayCommands } from './gateway/gatewayCommands';
-import { GatewayController } from './gateway/gatewayController';
+import type { GatewayController } from './gateway/gatewayController';
 import { HearthStatusBar } from './status/statusBar';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ProviderFactories } from '../core/llm/createProvider';
@@ -118,14 +118,22 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       );
     });
     let gateway: GatewayController | undefined;
+    let gatewaySemanticSearch = (): void => undefined;
     startFeature(log, 'MCP gateway', () => {
       // [mcp] upstreams + kiln tools on 127.0.0.1 (bearer token), offered to VS Code's MCP support.
-      const controller = new GatewayController(host, redactor, version, reviewer);
-      gateway = controller;
-      own(controller, ...registerGatewayCommands(controller));
-      // Only the [[mcp.servers]] entries that changed restart.
+      // Its code (the MCP SDK, the HTTP server, JSON Schema validation) loads after activation
+      // returns: nothing the editor shows first waits for it.
+      const loading = import('./gateway/gatewayController').then(({ GatewayController }) => {
+        const controller = new GatewayController(host, redactor, version, reviewer);
+        gateway = controller;
+        gatewaySemanticSearch();
+        return controller;
+      });
+      loading.catch((error) => log.error(`Hearth: the MCP gateway could not start: ${describeError(error)}`, error));
+      own({ dispose: async () => (await loading.catch(() => undefined))?.dispose() }, ...registerGatewayCommands(() => loading));
+      // Only the [[mcp.servers]] entries that changed restart; reloads apply in order once it loaded.
       onConfig('gateway', (loaded) => {
-        void controller.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
+        void loading.then((controller) => controller.apply(loaded, configService.workspaceRoot)).catch((error) => log.error(`updating the gateway failed: ${describeError(error)}`));
       });
     });
 
@@ -154,8 +162,10 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
         vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
         vscode.commands.registerCommand('hearth.rebuildIndex', () => index.rebuild()),
         vscode.commands.registerCommand('hearth.clearIndex', () => index.clear()),
-        index.onDidChangeIndex((current) => gateway?.setSemanticSearch(current ? indexSemanticSearch(() => index.current) : undefined)),
+        index.onDidChangeIndex(() => gatewaySemanticSearch()),
       );
+      // The gateway (loaded after activation) and every index change hand semantic_search the index.
+      gatewaySemanticSearch = () => gateway?.setSemanticSearch(index.current ? indexSemanticSearch(() => index.current) : undefined);
       onConfig('kiln index', (loaded) => {
         void index.apply(loaded, configService.workspaceRoot).catch((error) => log.error(`updating the index failed: ${describeError(error)}`));
       });

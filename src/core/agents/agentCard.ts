@@ -3,7 +3,7 @@
  * internal agent and whose body (or the section under `# System Prompt`) is its system prompt.
  */
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface AgentCard {
   name: string;

@@ -9,7 +9,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseAgentCard, type AgentCard, type AgentCardProblem } from './agentCard';
+import type { AgentCard, AgentCardProblem } from './agentCard';
+import type { AgentDescriptor } from './agentSession';
 
 export const BUILTIN_AGENT_NAME = 'kiln';
 
@@ -91,6 +92,8 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
         problems.push({ file, reason: `cannot read: ${(error as Error).message}` });
         continue;
       }
+      // The card parser (YAML, zod) loads with the first card there is to read.
+      const { parseAgentCard } = await import('./agentCard');
       const result = parseAgentCard(text, file);
       if ('problem' in result) {
         problems.push(result.problem);
@@ -109,4 +112,9 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
     }
   }
   return { cards, problems };
+}
+
+/** How a card is listed beside the external agents. */
+export function describeCard(card: AgentCard): AgentDescriptor {
+  return { name: card.name, kind: 'internal', description: card.description, available: true };
 }

@@ -7,11 +7,10 @@ import type { HearthConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import type { AgentCard, AgentCardProblem } from './agentCard';
-import { BUILTIN_AGENT_NAME, type LoadedCards } from './agentCards';
+import { BUILTIN_AGENT_NAME, describeCard, type LoadedCards } from './agentCards';
 import { AgentError } from './agentErrors';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from './agentSession';
 import type { ExternalAgents } from './externalAgents';
-import { describeCard } from './internal/internalAgents';
 import type { TranscriptStore } from './transcripts';
 
 export interface AgentCatalogOptions {

@@ -13,7 +13,6 @@ import { HearthAgentCatalog } from './agentCatalog';
 import { cardDirectories, loadAgentCards, workspaceCardDirectories } from './agentCards';
 import type { GatewayToolSource } from './agentTools';
 import type { ExternalAgents } from './externalAgents';
-import { startInternalAgent } from './internal/internalAgents';
 import { TranscriptStore } from './transcripts';
 
 export interface AgentSetupOptions {
@@ -55,8 +54,9 @@ export function createAgentCatalog(options: AgentSetupOptions): HearthAgentCatal
   return new HearthAgentCatalog({
     config,
     loadCards,
-    startInternal: (card, start) =>
-      startInternalAgent(card, start, { runtime: options.runtime, config, kilnContext: options.kilnContext, gateway: options.gateway, log, maxSteps: options.maxSteps }),
+    // The agent loop and the kiln tools (note parsing, YAML) load with the first internal session.
+    startInternal: async (card, start) =>
+      (await import('./internal/internalAgents')).startInternalAgent(card, start, { runtime: options.runtime, config, kilnContext: options.kilnContext, gateway: options.gateway, log, maxSteps: options.maxSteps }),
     external: options.external,
     untrustedReason: options.untrustedReason,
     transcripts: options.storageDir ? new TranscriptStore(transcriptDir(options.storageDir), log, options.redactor) : undefined,

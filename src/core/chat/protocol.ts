@@ -6,7 +6,7 @@
  *
  * Free of `vscode` and of DOM and Node APIs: it is bundled into the webview as well.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
 import { CHAT_COMMANDS } from './commandNames';
 import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';

@@ -67,7 +67,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     const withheld: WithheldKey[] = [];
     for (const source of ['global', 'workspace'] as const) {
       const file = files[source];
-      const text = await readConfigText(file, problems);
+      const text = readConfigText(file, problems);
       if (text === undefined) continue;
       const { data, locator } = parseConfigText(text, file, problems);
       let validated = validateLayer(data, { source, file, locator, problems });

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CHAT_PROVIDER_TYPES,
   EMBEDDING_PROVIDER_TYPES,

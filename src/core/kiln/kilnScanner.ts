@@ -3,7 +3,8 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProcessingConfig } from '../config/schema';
 import { ConfinedRoot } from '../fs/confinedRoot';
-import { ALWAYS_EXCLUDED, excludeMatcher, isNotePath, listNotePaths } from './kilnWalk';
+import { excludeMatcher, listNotePaths } from './kilnWalk';
+import { ALWAYS_EXCLUDED, isNotePath } from './notePaths';
 
 export interface ScannedNote {
   /** Kiln-relative, forward slashes. */

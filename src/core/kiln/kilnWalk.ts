@@ -1,15 +1,6 @@
 import picomatch from 'picomatch';
 import { ConfinedRoot, type ConfinedDir } from '../fs/confinedRoot';
-
-/** Folders that are never notes: version control, dependencies and Hearth's own index. */
-export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '.hearth'];
-
-export const NOTE_EXTENSIONS = ['.md', '.markdown'];
-
-export function isNotePath(path: string): boolean {
-  const lower = path.toLowerCase();
-  return NOTE_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
+import { ALWAYS_EXCLUDED, isNotePath } from './notePaths';
 
 /**
  * `[processing].exclude` as a matcher of kiln-relative paths. As in .gitignore, a glob without a

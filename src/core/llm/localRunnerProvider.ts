@@ -6,7 +6,7 @@
  */
 import { modelKind } from './modelKind';
 import { randomUUID } from 'node:crypto';
-import { Ollama, type ShowResponse } from 'ollama';
+import type { Ollama, ShowResponse } from 'ollama';
 import { LLM_PROVIDER_DEFAULTS } from '../config/providerTypes';
 import { requireApiKey } from './apiKey';
 import { OllamaStreamAssembler, toOllamaMessages, toOllamaTools } from './ollamaConvert';
@@ -53,6 +53,8 @@ export class LocalRunnerProvider implements LlmProvider {
   private async client(signal: AbortSignal): Promise<Ollama> {
     // A runner behind an authenticating proxy (or a hosted one) takes a bearer key; most need none.
     const key = requireApiKey(this.settings);
+    // Loaded when first used, like the other providers' SDKs (not at every start of the editor or CLI).
+    const { Ollama } = await import('ollama');
     return new Ollama({
       host: this.host,
       ...(key ? { headers: { Authorization: `Bearer ${key}` } } : {}),

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
 import type { GatewayController } from './gatewayController';
-import { SHOW_TOOL_SERVERS_COMMAND } from './gatewayController';
 import { describeState } from './gatewayStatus';
 
+export const SHOW_TOOL_SERVERS_COMMAND = 'hearth.showToolServers';
 export const RESTART_TOOL_SERVER_COMMAND = 'hearth.restartToolServer';
 
-/** "Hearth: Show Tool Servers" and "Hearth: Restart Tool Server". */
-export function registerGatewayCommands(controller: GatewayController): vscode.Disposable[] {
-  const gateway = controller.gateway;
-
+/**
+ * "Hearth: Show Tool Servers" and "Hearth: Restart Tool Server". Registered at activation while the
+ * gateway's code (the MCP SDK) is still loading: each command waits for the controller.
+ */
+export function registerGatewayCommands(loadController: () => Promise<GatewayController>): vscode.Disposable[] {
   const pickUpstream = async (placeHolder: string): Promise<string | undefined> => {
-    const statuses = gateway.statuses();
+    const statuses = (await loadController()).gateway.statuses();
     if (statuses.length === 0) {
       void vscode.window.showInformationMessage('No tool servers are configured. Add [[mcp.servers]] entries to .hearth/config.toml.');
       return undefined;
@@ -32,6 +33,8 @@ export function registerGatewayCommands(controller: GatewayController): vscode.D
     const target = typeof name === 'string' ? name : await pickUpstream('Restart which tool server?');
     if (!target) return;
     try {
+      const controller = await loadController();
+      const gateway = controller.gateway;
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Restarting tool server "${target}"…` }, () => controller.restart(target));
       const status = gateway.statuses().find((s) => s.name === target);
       if (status?.state.kind === 'down') void vscode.window.showWarningMessage(`Tool server "${target}" is still down: ${status.state.error}`);
@@ -44,6 +47,7 @@ export function registerGatewayCommands(controller: GatewayController): vscode.D
   const show = async () => {
     const name = await pickUpstream('Hearth tool servers (select one to see its tools)');
     if (!name) return;
+    const gateway = (await loadController()).gateway;
     const status = gateway.statuses().find((s) => s.name === name);
     if (!status) return;
     const tools = gateway.allTools().filter((tool) => tool.upstream === name);

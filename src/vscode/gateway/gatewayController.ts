@@ -16,10 +16,10 @@ import { createGateway } from '../../core/gateway/gatewaySetup';
 import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
 import type { KilnTool, SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import { createKilnTools } from '../../core/kiln/tools/kilnTools';
+import { SHOW_TOOL_SERVERS_COMMAND } from './gatewayCommands';
 import { gatewayStatusPresentation } from './gatewayStatus';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
-export const SHOW_TOOL_SERVERS_COMMAND = 'hearth.showToolServers';
 
 /** The 1.101+ MCP API, absent from the 1.100 types this extension builds against: feature-detected. */
 interface McpApi {

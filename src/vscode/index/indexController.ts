@@ -16,8 +16,8 @@ const UNREACHABLE_RETRY_MS = 30_000;
 import type { Host, Logger } from '../../core/host';
 import type { Redactor } from '../../core/logging/redactor';
 import type { IndexReport } from '../../core/index/indexer';
-import { KilnIndex } from '../../core/index/kilnIndex';
-import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/kilnWalk';
+import type { KilnIndex } from '../../core/index/kilnIndex';
+import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
@@ -75,6 +75,9 @@ export class IndexController implements vscode.Disposable {
     }
     let index: KilnIndex;
     try {
+      // The index's code (note parsing, the stores, the embedders) loads here, after activation.
+      const { KilnIndex } = await import('../../core/index/kilnIndex');
+      if (key !== this.key) return;
       index = new KilnIndex({
         kilnRoot,
         embedding: config.embedding,

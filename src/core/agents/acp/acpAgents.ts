@@ -5,7 +5,7 @@ import type { AgentDescriptor, AgentSession, AgentStartOptions } from '../agentS
 import type { ExternalAgents } from '../externalAgents';
 import { AcpError } from './acpErrors';
 import { limitsFromConfig, type AcpLimits } from './acpLimits';
-import { AcpSession } from './acpSession';
+import type { AcpSession } from './acpSession';
 import { defineAgents } from './agentProfiles';
 import { resolveAgentEnv } from './agentEnv';
 import type { AgentTransport } from './agentTransport';
@@ -67,6 +67,8 @@ export class AcpAgents implements ExternalAgents {
     if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
     const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });
     if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
+    // The ACP SDK loads with the first session, not with every host that merely lists agents.
+    const { AcpSession } = await import('./acpSession');
     const session: AcpSession = new AcpSession({
       descriptor: probed.descriptor,
       command: probed.executable ?? launch.command,

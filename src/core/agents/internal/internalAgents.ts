@@ -13,7 +13,8 @@ import type { LlmRuntime } from '../../llm/llmRuntime';
 import { parseModelId } from '../../llm/modelId';
 import type { ChatMessage, ProviderSettings } from '../../llm/types';
 import type { AgentCard } from '../agentCard';
-import type { AgentDescriptor, AgentStartOptions } from '../agentSession';
+import { describeCard } from '../agentCards';
+import type { AgentStartOptions } from '../agentSession';
 import { filterTools, fromGatewayTool, fromKilnTool, type AgentTool, type GatewayToolSource } from '../agentTools';
 import { InternalAgentSession } from './internalSession';
 import { findRulesFiles, formatRules } from './rulesFiles';
@@ -28,10 +29,6 @@ export interface InternalAgentDeps {
   gateway?: GatewayToolSource;
   log: Logger;
   maxSteps?: number;
-}
-
-export function describeCard(card: AgentCard): AgentDescriptor {
-  return { name: card.name, kind: 'internal', description: card.description, available: true };
 }
 
 /** A model id (`provider/model` or a model of the current provider) as settings, without touching the session's selection. */

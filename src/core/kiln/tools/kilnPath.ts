@@ -1,7 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { ConfinedFileError } from '../../fs/confinedFileError';
 import { confinePath } from '../../fs/confinedPath';
-import { ALWAYS_EXCLUDED } from '../kilnWalk';
+import { ALWAYS_EXCLUDED } from '../notePaths';
 import { KilnToolError } from './kilnToolErrors';
 
 export interface KilnPath {

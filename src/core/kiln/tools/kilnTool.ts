@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, isHearthError } from '../../errors';
 import type { ChangeJournal } from '../../changes/changeJournal';

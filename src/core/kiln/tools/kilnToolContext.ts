@@ -10,7 +10,7 @@ import { ConfinedRoot } from '../../fs/confinedRoot';
 import { kilnProtection } from '../../fs/kilnProtection';
 import type { Host } from '../../host';
 import type { KilnToolContext, SemanticSearchFn } from './kilnTool';
-import { kilnWriteGate } from './kilnTools';
+import { kilnWriteGate } from './kilnWriteGate';
 
 export function kilnToolContext(
   config: HearthConfig,

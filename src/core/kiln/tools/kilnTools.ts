@@ -1,10 +1,9 @@
 import { ProcessingSchema } from '../../config/schema';
 import { ConfinedRoot } from '../../fs/confinedRoot';
-import { ProtectedPaths } from '../../fs/protectedPaths';
-import { WriteGate } from '../../fs/writeGate';
 import type { BoundKilnContext, KilnTool, KilnToolContext } from './kilnTool';
 import { readTools } from './readTools';
 import { searchTools } from './searchTools';
+import { kilnWriteGate } from './kilnWriteGate';
 import { writeTools } from './writeTools';
 
 /** Names of the kiln tools (DESIGN.md decision 7), in the order they are offered. */
@@ -36,10 +35,4 @@ export function bindKilnContext(ctx: KilnToolContext): BoundKilnContext {
   // Searches and reads follow the index's rules; a context built without config (tests) gets the schema's defaults.
   const defaults = ProcessingSchema.parse({});
   return { ...ctx, files, gate, scanRules: { exclude: [...(ctx.exclude ?? defaults.exclude)], max_file_size_kb: ctx.maxFileSizeKb ?? defaults.max_file_size_kb } };
-}
-
-/** The kiln's write gate: protected paths from the context, asked through the host (refused where it cannot ask). */
-export function kilnWriteGate(ctx: Pick<KilnToolContext, 'kilnRoot' | 'host' | 'protection'>, files: ConfinedRoot): WriteGate {
-  const confirmProtected = ctx.host.confirmProtected?.bind(ctx.host);
-  return new WriteGate({ files, protectedPaths: new ProtectedPaths({ root: ctx.kilnRoot, ...ctx.protection }), ...(confirmProtected ? { confirmProtected } : {}) });
 }

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
 import { asKilnToolError, confineToolPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
-import { isNotePath, listNotePaths } from '../kilnWalk';
+import { listNotePaths } from '../kilnWalk';
+import { isNotePath } from '../notePaths';
 import { parseNote, wikiLinkTargets } from '../note';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

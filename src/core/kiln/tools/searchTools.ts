@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
 import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileChange } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
 import { applyReviewedChange } from '../../changes/changeReview';
@@ -7,7 +7,7 @@ import type { BeforeWrite } from '../../fs/writeGate';
 import { defineKilnTool, type BoundKilnContext, type KilnTool, type KilnToolContext } from './kilnTool';
 import { asKilnToolError, confineToolPath, type KilnPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
-import { isNotePath } from '../kilnWalk';
+import { isNotePath } from '../notePaths';
 import { joinNote, splitNote } from '../note';
 import { readNoteText } from './readTools';
 
