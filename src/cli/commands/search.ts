@@ -41,11 +41,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   cli.reportConfigProblems();
   const index = createCliIndex(cli, io);
   try {
+    let queryVector: Promise<Float32Array> | undefined;
     if (mode === 'hybrid' || mode === 'semantic') {
+      // The query is embedded while the index is brought up to date; a failure is reported by search.
+      queryVector = index.embedQuery(query);
+      queryVector.catch(() => undefined);
       const report = await indexWithProgress(cli, index);
       if (report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }
-    const results = await index.search(query, { mode, limit, chunks: values.chunks === true });
+    const results = await index.search(query, { mode, limit, chunks: values.chunks === true, ...(queryVector ? { queryVector } : {}) });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       return 0;

@@ -40,6 +40,8 @@ export interface SearchRequest {
   lexicalWeight?: number;
   /** Hybrid only: the lexical side alone, without embedding the query (chat auto context while no model is loaded). */
   lexicalOnly?: boolean;
+  /** The query's embedding, already requested with embedQuery (a host overlapping it with an index run). */
+  queryVector?: Promise<Float32Array>;
 }
 
 /** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */
@@ -226,7 +228,7 @@ export class KilnIndex {
       const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
       return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
-    const [vector] = await (await this.getEmbedder()).embed([query], request.signal);
+    const vector = await (request.queryVector ?? this.embedQuery(query, request.signal));
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
     const notes = request.chunks ? limit * 2 : limit;
     let ranked: RankedNote[];
@@ -241,6 +243,16 @@ export class KilnIndex {
       ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+  }
+
+  /**
+   * The embedding of a query for search's `queryVector`. A host that brings the index up to date
+   * before it searches (`hearth search`) starts this first: the request to a hosted embedder (tens
+   * to hundreds of milliseconds) then runs while the notes are checked and the store loads.
+   */
+  async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await (await this.getEmbedder()).embed([query], signal);
+    return vector;
   }
 
   /** Enough vector hits to cover `notes` distinct notes (or every chunk). */

@@ -158,9 +158,12 @@ function pairCoverage(pairs: Set<string>, chunks: ChunkRecord[]): number {
     text += `${chunk.text}\n`;
   }
   const words = tokenize(text.slice(0, PHRASE_CHARS));
+  // Only a word that starts one of the query's pairs can start a match: no pair string for the rest.
+  const firsts = new Set([...pairs].map((pair) => pair.slice(0, pair.indexOf(' '))));
   let found = 0;
   const seen = new Set<string>();
   for (let i = 0; i + 1 < words.length; i++) {
+    if (!firsts.has(words[i])) continue;
     const pair = `${words[i]} ${words[i + 1]}`;
     if (pairs.has(pair) && !seen.has(pair)) {
       seen.add(pair);

@@ -51,6 +51,8 @@ export class StatCache {
 
   /** Writes what this run saw (temp + rename); a failure only means reading the notes next time. */
   async save(): Promise<void> {
+    // Nothing new seen (a no-op run: every entry is the very one loaded): the file already says it.
+    if (this.next.size === this.previous.size && [...this.next].every(([notePath, entry]) => this.previous.get(notePath) === entry)) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       await fsp.mkdir(path.dirname(this.file), { recursive: true });

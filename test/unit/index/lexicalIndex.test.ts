@@ -197,6 +197,13 @@ test('re-index checks size and time first: an unchanged note is not read; a chan
     const report = await second.update();
     assert.deepEqual([report.embeddedNotes, report.unchanged], [1, 2]);
     await second.dispose();
+    // A run that finds nothing new leaves the cache file as it is (a no-op writes nothing).
+    const cachePath = join(root, '.hearth/index/flat/notes.stat.json');
+    utimesSync(cachePath, past, past);
+    const noop = evalIndex(root, server.url);
+    assert.equal((await noop.update()).embeddedNotes, 0);
+    await noop.dispose();
+    assert.ok(Math.abs(statSync(cachePath).mtimeMs - past.getTime()) < 1000, 'not rewritten by a no-op run');
 
     // A cache that disagrees with the store (another process indexed meanwhile) is not trusted.
     const cacheFile = join(root, '.hearth/index/flat/notes.stat.json');

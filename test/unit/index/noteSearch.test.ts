@@ -73,3 +73,21 @@ test('bad and unusual queries answer or explain, never throw: empty, 10 000 char
     removeKiln(root);
   }
 });
+
+test('a query embedded ahead (embedQuery, as `hearth search` overlaps it with the index run) is the vector search uses', async () => {
+  const root = makeKiln(NOTES);
+  const index = tinyIndex(root);
+  try {
+    const bread = index.embedQuery('flour water salt yeast bread');
+    await index.update();
+    const semantic = (queryVector?: Promise<Float32Array>) => index.search('tomatoes', { mode: 'semantic', limit: 3, ...(queryVector ? { queryVector } : {}) });
+    assert.equal((await semantic(bread))[0].path, 'kitchen/bread.md', 'ranked by the vector given, not by the query text');
+    assert.notEqual((await semantic())[0].path, 'kitchen/bread.md');
+    const failed = Promise.reject(new Error('embedding endpoint down'));
+    failed.catch(() => undefined);
+    await assert.rejects(semantic(failed), /embedding endpoint down/, 'a failed request is the search error');
+  } finally {
+    await index.dispose();
+    removeKiln(root);
+  }
+});
