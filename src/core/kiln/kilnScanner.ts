@@ -79,7 +79,9 @@ async function statNotes(files: ConfinedRoot, paths: readonly string[], processi
   const notes: ScannedNote[] = [];
   const skipped: KilnScan['skipped'] = [];
   const root = await files.realRoot().catch(() => files.root);
-  const infos = named ? await mapLimit(paths, 32, (path): Promise<Stats | string | undefined> => files.stat(path).catch((error: Error) => error.message)) : await lstatInSlices(root, paths);
+  const infos = named
+    ? await mapLimit(paths, 32, (path): Promise<Stats | string | undefined> => files.stat(path).catch((error: Error) => error.message))
+    : await lstatInSlices(root, paths);
   paths.forEach((path, i) => {
     const info = infos[i];
     if (typeof info === 'string') {
