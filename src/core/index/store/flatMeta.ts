@@ -6,10 +6,12 @@ export type NoteLine =
   | { del: string };
 
 /**
- * A decoded put keeps its chunk rows as unparsed JSON: opening a large index then parses only what
- * the scan needs (slots and their quantization numbers); rows become ChunkRecords when shown.
+ * A decoded put keeps its chunk rows as the bytes of their JSON, a view into the chunk log read
+ * from disk: opening a large index then decodes only what the scan needs (slots and their
+ * quantization numbers), and neither turns megabytes of note text into strings nor leaves them to
+ * the garbage collector; rows become ChunkRecords when shown.
  */
-export type DecodedLine = { put: string; hash: string; slots: number[]; scales: number[]; errors: number[]; crcs: number[]; rows: string } | { del: string };
+export type DecodedLine = { put: string; hash: string; slots: number[]; scales: number[]; errors: number[]; crcs: number[]; rows: Uint8Array } | { del: string };
 
 type Row = [id: string, title: string, heading: string[], start: number, end: number, text: string];
 
@@ -32,21 +34,24 @@ export function encodeNote(line: NoteLine): string {
   return `${JSON.stringify(head)}\t${JSON.stringify(rows)}`;
 }
 
-export function decodeNote(text: string): DecodedLine {
-  const tab = text.indexOf('\t');
-  const head = JSON.parse(tab < 0 ? text : text.slice(0, tab)) as Head;
+const TAB = 9;
+
+/** One line of the chunk log, as bytes (no newline). */
+export function decodeNote(line: Buffer): DecodedLine {
+  const tab = line.indexOf(TAB);
+  const head = JSON.parse(line.toString('utf8', 0, tab < 0 ? line.length : tab)) as Head;
   if (typeof head.d === 'string') return { del: head.d };
   const { p, h, s, q, e, k } = head;
   if (tab < 0 || typeof p !== 'string' || typeof h !== 'string' || !Array.isArray(s) || !Array.isArray(q) || !Array.isArray(e) || !Array.isArray(k)) {
     throw new Error('not a chunk log line');
   }
   if (q.length !== s.length || e.length !== s.length || k.length !== s.length) throw new Error('chunk log line lengths differ');
-  return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows: text.slice(tab + 1) };
+  return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows: line.subarray(tab + 1) };
 }
 
 /** Parses a note's rows (checked: a damaged row is reported, not shown). */
-export function parseRows(rows: string, notePath: string, contentHash: string, expected: number): ChunkRecord[] {
-  const parsed = JSON.parse(rows) as Row[];
+export function parseRows(rows: Uint8Array, notePath: string, contentHash: string, expected: number): ChunkRecord[] {
+  const parsed = JSON.parse(Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).toString('utf8')) as Row[];
   if (!Array.isArray(parsed) || parsed.length !== expected) throw new Error('chunk rows do not match their slots');
   return parsed.map((r) => {
     if (!Array.isArray(r) || r.length !== 6) throw new Error('not a chunk row');

@@ -35,6 +35,8 @@ function openVectors(file: string): number {
 const LOCK_WAIT_MS = 120_000;
 /** Compactions finishing one after another while this process reads: give up after this many. */
 const OPEN_ATTEMPTS = 5;
+/** A note whose rows were already turned into records (defensive: chunkAt finds those cached). */
+const NO_ROWS = Buffer.from('[]');
 
 /**
  * Vectors in contiguous files: int8 slots (scanned by the SIMD kernel straight out of wasm memory)
@@ -49,7 +51,7 @@ export class FlatStore implements VectorStore {
   private slots = 0;
   private committedSlots = 0;
   private readonly table = new SlotTable();
-  private notes = new Map<string, { hash: string; slots: number[]; rows?: string }>();
+  private notes = new Map<string, { hash: string; slots: number[]; rows?: Uint8Array }>();
   private live = 0;
   private pendingF32 = new Map<number, Float32Array>();
   private pendingMeta: string[] = [];
@@ -135,9 +137,9 @@ export class FlatStore implements VectorStore {
     for (let start = 0; start < bytes.length; ) {
       const newline = bytes.indexOf(10, start);
       const end = newline < 0 ? bytes.length : newline;
-      const line = bytes.toString('utf8', start, end);
+      const line = bytes.subarray(start, end);
       start = end + 1;
-      if (!line) continue;
+      if (line.length === 0) continue;
       if (++decoded % 1_000 === 0) await nextTurn();
       let note: DecodedLine;
       try {
@@ -379,7 +381,7 @@ export class FlatStore implements VectorStore {
     const note = this.notes.get(notePath)!;
     let chunks: ChunkRecord[];
     try {
-      chunks = parseRows(note.rows ?? '[]', notePath, note.hash, note.slots.length);
+      chunks = parseRows(note.rows ?? NO_ROWS, notePath, note.hash, note.slots.length);
     } catch (error) {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
     }
