@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { HearthError } from '../../errors';
 
 /** The schema version this Hearth writes; a database at a higher one was migrated by a newer Hearth. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Any key: every Hearth serialises its migrations on it (pg_advisory_xact_lock takes a bigint). */
 const MIGRATION_LOCK = 0x4865617274680001n;
@@ -17,6 +17,13 @@ const MIGRATION_LOCK = 0x4865617274680001n;
  * fixed dimension; each model gets its own partial HNSW index over a cast to its dimension
  * (ensureVectorIndex).
  */
+/**
+ * The text-search configuration of the chunks' `search_tsv` and of every query (migration 3):
+ * both sides must stem alike, or an inflected word matches nothing.
+ */
+export const TEXT_CONFIG = 'hearth_english';
+const STEM_DICTIONARY = 'hearth_english_stem';
+
 /** Accented Latin letters (upper and lower case) and their plain lower-case letter, for hearth_words. */
 const FOLD_FROM =
   'ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝàáâãäåçèéêëìíîïñòóôõöùúûüýÿĀāĂăĄąĆćĈĉĊċČčĎďĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįİĴĵĶķĹĺĻļĽľŃńŅņŇňŌōŎŏŐőŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽžƠơƯưǍǎǏǐǑǒǓǔǕǖǗǘǙǚǛǜǞǟǠǡǦǧǨǩǪǫǬǭǰǴǵǸǹǺǻȀȁȂȃȄȅȆȇȈȉȊȋȌȍȎȏȐȑȒȓȔȕȖȗȘșȚțȞȟȦȧȨȩȪȫȬȭȮȯȰȱȲȳ';
@@ -88,6 +95,29 @@ export const MIGRATIONS: readonly string[] = [
      setweight(to_tsvector('simple', hearth_words(title || ' ' || regexp_replace(path, '^.*/|\\.[^.]*$', '', 'g'))), 'A')
      || setweight(to_tsvector('simple', hearth_words(heading)), 'C')
      || setweight(to_tsvector('simple', hearth_words(text)), (CASE WHEN ordinal = 0 THEN 'B' ELSE 'D' END)::"char")
+   ) STORED;
+   CREATE INDEX IF NOT EXISTS hearth_chunks_search ON hearth_chunks USING gin (search_tsv);`,
+  // 2 → 3: English stems, as the flat store's lexical side (searchTerms): "indexing" finds
+  // "indexed". hearth_english is 'simple' with its ASCII words (all Latin words, once hearth_words
+  // folded the accents) through the Snowball English stemmer, without a stop-word list (the
+  // ranking weighs common words by their rarity; "to be or not to be" stays findable). The
+  // generated column is rewritten once in place: no row leaves, nothing is embedded again. The
+  // text-search objects have no IF NOT EXISTS: the catalog is asked first, in this schema.
+  `DO $stem$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = '${STEM_DICTIONARY}' AND dictnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) THEN
+       CREATE TEXT SEARCH DICTIONARY ${STEM_DICTIONARY} (TEMPLATE = snowball, LANGUAGE = english);
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_ts_config WHERE cfgname = '${TEXT_CONFIG}' AND cfgnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) THEN
+       CREATE TEXT SEARCH CONFIGURATION ${TEXT_CONFIG} (COPY = simple);
+     END IF;
+   END $stem$;
+   ALTER TEXT SEARCH CONFIGURATION ${TEXT_CONFIG} ALTER MAPPING FOR asciiword, asciihword, hword_asciipart WITH ${STEM_DICTIONARY};
+   DROP INDEX IF EXISTS hearth_chunks_search;
+   ALTER TABLE hearth_chunks DROP COLUMN IF EXISTS search_tsv;
+   ALTER TABLE hearth_chunks ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (
+     setweight(to_tsvector('${TEXT_CONFIG}', hearth_words(title || ' ' || regexp_replace(path, '^.*/|\\.[^.]*$', '', 'g'))), 'A')
+     || setweight(to_tsvector('${TEXT_CONFIG}', hearth_words(heading)), 'C')
+     || setweight(to_tsvector('${TEXT_CONFIG}', hearth_words(text)), (CASE WHEN ordinal = 0 THEN 'B' ELSE 'D' END)::"char")
    ) STORED;
    CREATE INDEX IF NOT EXISTS hearth_chunks_search ON hearth_chunks USING gin (search_tsv);`,
 ];

@@ -1,9 +1,10 @@
 import type { PoolClient } from 'pg';
 import { noNul } from './postgresNoteRows';
+import { TEXT_CONFIG } from './postgresSchema';
 
 /**
  * ts_rank weights {D, C, B, A}: body, heading path, a note's opening chunk, title and file name
- * (the weights the generated `search_tsv` carries, migration 2). Tuned on the dev set
+ * (the weights the generated `search_tsv` carries, migrations 2 and 3). Tuned on the dev set
  * (test/eval, top-1 0.923 → 0.927, recall@10 0.981 → 0.990 against {0.25, 0.4, 0.5, 1}) under one
  * rule: a title word beats any repetition elsewhere. ts_rank keeps a word's best occurrence and
  * adds later ones at 1/j², so a word repeated throughout a field reaches π²/6 ≈ 1.64 times its
@@ -38,13 +39,13 @@ export interface LexicalRow {
 }
 
 /**
- * The query's words as hearth_words and the 'simple' parser split the notes, each quoted as a
+ * The query's words as hearth_words and the chunks' configuration split and stem the notes, each quoted as a
  * tsquery lexeme (so no character of the query is ever read as tsquery syntax), with the number of
  * the kiln's chunks holding it, counted up to $3 through the GIN index.
  */
 const WORDS_SQL = `SELECT q, (SELECT count(*)::int FROM (SELECT 1 FROM hearth_chunks WHERE kiln = $2 AND search_tsv @@ q::tsquery LIMIT $3) AS x) AS n
   FROM (SELECT '''' || replace(replace(w, chr(92), chr(92) || chr(92)), '''', '''''') || '''' AS q
-        FROM unnest(tsvector_to_array(to_tsvector('simple', hearth_words($1)))) AS w LIMIT ${MAX_QUERY_WORDS}) AS words`;
+        FROM unnest(tsvector_to_array(to_tsvector('${TEXT_CONFIG}', hearth_words($1)))) AS w LIMIT ${MAX_QUERY_WORDS}) AS words`;
 
 /**
  * The kiln's best `notes` notes for the query by full-text search, plus the notes named in
