@@ -203,15 +203,9 @@ export class KilnIndex {
     if (!query.trim()) return [];
     // The team database answers every mode itself (full-text, property, HNSW); the flat stores
     // search the notes on disk for text and property, and their own BM25 for the lexical side.
-    if ((mode === 'text' || mode === 'property') && this.kind === 'postgres') {
-      try {
-        const found = await searchInStore(await this.store(), mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars });
-        if (found) return found;
-      } catch (error) {
-        // The database down: the notes on disk still answer (the editor keeps working), as line search.
-        if (!isHearthError(error) || error.code !== 'index.unreachable') throw error;
-        this.options.log.child('index').warn(`${error.message} Meanwhile ${mode} search reads the notes on disk.`);
-      }
+    if (mode === 'text' || mode === 'property') {
+      const found = await this.inOwnStore(mode, (store) => searchInStore(store, mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars }));
+      if (found) return found;
     }
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
@@ -253,6 +247,22 @@ export class KilnIndex {
   async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await (await this.getEmbedder()).embed([query], signal);
     return vector;
+  }
+
+  /**
+   * A text or property search the store answers itself (the team database), or undefined where
+   * the notes on disk answer: the flat stores, and the database while it is unreachable (the
+   * editor keeps working; a warning says so).
+   */
+  async inOwnStore<T>(mode: 'text' | 'property', work: (store: VectorStore) => Promise<T | undefined>): Promise<T | undefined> {
+    if (this.kind !== 'postgres') return undefined;
+    try {
+      return await work(await this.store());
+    } catch (error) {
+      if (!isHearthError(error) || error.code !== 'index.unreachable') throw error;
+      this.options.log.child('index').warn(`${error.message} Meanwhile ${mode} search reads the notes on disk.`);
+      return undefined;
+    }
   }
 
   /** Enough vector hits to cover `notes` distinct notes (or every chunk). */

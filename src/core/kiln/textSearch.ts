@@ -43,6 +43,13 @@ export async function textSearch(kiln: ConfinedRoot | string, scope: WalkScope, 
   return results;
 }
 
+/** A text query written `/pattern/flags`: a regular expression, not words. */
+const PATTERN = /^\/(.+)\/([a-z]*)$/s;
+
+export function isPatternQuery(query: string): boolean {
+  return PATTERN.test(query);
+}
+
 export class SearchQueryError extends HearthError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('search.bad_query', message, options);
@@ -56,7 +63,7 @@ export class SearchQueryError extends HearthError {
  * error. Flags i, s, m apply; g, y, u, d change nothing for a line test.
  */
 async function lineMatcher(query: string): Promise<(line: string) => boolean> {
-  const regex = /^\/(.+)\/([a-z]*)$/s.exec(query);
+  const regex = PATTERN.exec(query);
   if (regex) {
     // Loaded with the first regex query, not with the extension.
     const { RE2JS } = await import('re2js');

@@ -100,6 +100,7 @@ export interface PropertyRow {
   title: string;
   /** The note's properties as a property search sees them: its frontmatter, with `tags` as parsed. */
   fields: Record<string, unknown>;
+  frontmatter: Record<string, unknown>;
   /** The line before the note's first chunk (its frontmatter ends there), at least 1. */
   endLine: number;
 }
@@ -133,7 +134,7 @@ export async function propertyRows(client: PoolClient, kiln: string, wanted: rea
     params,
   );
   return rows.rows.map((row) => ({
-    path: row.path, title: row.title, fields: { ...row.frontmatter, tags: row.tags }, endLine: Math.max(1, (row.first_line ?? 2) - 1),
+    path: row.path, title: row.title, fields: { ...row.frontmatter, tags: row.tags }, frontmatter: row.frontmatter, endLine: Math.max(1, (row.first_line ?? 2) - 1),
   }));
 }
 

@@ -57,6 +57,8 @@ export interface PropertyNote {
   path: string;
   title: string;
   fields: Record<string, unknown>;
+  /** The note's frontmatter as written (`fields` has the note's parsed tags instead of the written ones). */
+  frontmatter: Record<string, unknown>;
   endLine: number;
 }
 

@@ -9,11 +9,22 @@ import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WriteGate } from '../../fs/writeGate';
 import type { Host } from '../../host';
 import type { SearchResult } from '../../index/searchResult';
+import type { PropertyNote } from '../../index/store/vectorStore';
 import type { ScanRules } from '../kilnScanner';
 import { KilnToolError } from './kilnToolErrors';
 
-/** The index's search, injected so the kiln tools do not depend on how (or whether) the index is built. */
-export type SemanticSearchFn = (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }) => Promise<SearchResult[]>;
+/**
+ * The index's search (hybrid), injected so the kiln tools do not depend on how (or whether) the
+ * index is built; with the searches a store answers itself (the team database), which the text
+ * and property tools prefer to reading the notes (undefined: the notes on disk answer).
+ */
+export interface SemanticSearchFn {
+  (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }): Promise<SearchResult[]>;
+  /** Full-text search (words, English stems, ranked) in the store; `snippetChars` as the index's search. */
+  text?(query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean; snippetChars?: number }): Promise<SearchResult[] | undefined>;
+  /** Notes whose properties hold every `key=value` (text values, as `hearth search --mode property`), in path order. */
+  properties?(wanted: readonly (readonly [string, string])[], limit: number, signal?: AbortSignal): Promise<PropertyNote[] | undefined>;
+}
 
 /** What every kiln tool needs; built once per kiln by the host. */
 export interface KilnToolContext {

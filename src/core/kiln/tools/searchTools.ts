@@ -3,7 +3,7 @@ import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from
 import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { propertySearch } from '../propertySearch';
-import { textSearch, type LineMatch } from '../textSearch';
+import { isPatternQuery, textSearch, type LineMatch } from '../textSearch';
 import type { SearchResult, SectionHit } from '../../index/searchResult';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -14,7 +14,8 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     name: 'text_search',
     title: 'Text search',
     description:
-      'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). One result per note, in path order: its first matching line (startLine, heading, snippet) and its other matching lines in sections; score is 1 (an exact match). chunks: true lists every matching line instead.',
+      'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). One result per note, in path order: its first matching line (startLine, heading, snippet) and its other matching lines in sections; score is 1 (an exact match). chunks: true lists every matching line instead. ' +
+      'When the kiln is indexed in a team database, words (not /pattern/, not with folder) are searched there instead: notes holding any of the words in any form (indexing finds indexed), best first, score a relevance from 0 to 1.',
     schema: z.strictObject({
       query: z.string().min(1).max(10_000).describe('Text to look for, or /pattern/flags'),
       folder: z.string().optional().describe('Only search this folder (relative to the kiln)'),
@@ -25,6 +26,12 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     async handler(args, signal) {
       const folder = args.folder ? (await confineToolPath(ctx.kilnRoot, args.folder)).relative : '';
       const limit = args.limit ?? 20;
+      // The team database searches words itself; a pattern or a folder needs the notes' lines.
+      const inStore = folder || isPatternQuery(args.query) ? undefined : await ctx.semanticSearch?.text?.(args.query, limit, signal, { chunks: args.chunks, snippetChars: 300 });
+      if (inStore) {
+        const results = args.chunks ? inStore.map((hit) => ({ path: hit.path, line: hit.startLine, text: hit.snippet.trim().slice(0, 300) })) : inStore.map(noteResult);
+        return jsonResult({ query: args.query, count: results.length, results });
+      }
       // Per note, the first line and up to MAX_SECTIONS more: enough lines for `limit` notes.
       const lines = await textSearch(ctx.files, { ...ctx.scanRules, folder }, args.query, args.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000), signal);
       if (args.chunks) {
@@ -66,13 +73,31 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     }),
     annotations: READ_ONLY,
     async handler(args, signal) {
-      const found = await propertySearch(ctx.files, ctx.scanRules, Object.entries(args.properties), args.limit ?? 50, signal);
+      const wanted = Object.entries(args.properties);
+      const pairs = textPairs(wanted);
+      const inStore = pairs ? await ctx.semanticSearch?.properties?.(pairs, args.limit ?? 50, signal) : undefined;
+      const found = inStore ?? (await propertySearch(ctx.files, ctx.scanRules, wanted, args.limit ?? 50, signal));
       const notes = found.map((note) => ({ path: note.path, title: note.title, frontmatter: note.frontmatter }));
       return jsonResult({ count: notes.length, notes });
     },
   });
 
   return [textSearchTool, semanticSearchTool, propertySearchTool];
+}
+
+/**
+ * The wanted properties as the store's `key=value` text pairs (a list wants each of its items), or
+ * undefined when one needs the notes themselves (null for absent, an object compared as JSON).
+ */
+function textPairs(wanted: [string, unknown][]): [string, string][] | undefined {
+  const pairs: [string, string][] = [];
+  const scalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  for (const [key, value] of wanted) {
+    const items = Array.isArray(value) ? value : [value];
+    if (!items.every(scalar)) return undefined;
+    for (const item of items) pairs.push([key, String(item)]);
+  }
+  return pairs.length > 0 ? pairs : undefined;
 }
 
 /** A note's other matching lines listed with its first one, at most this many. */
