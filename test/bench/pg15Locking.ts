@@ -1,11 +1,11 @@
 // Not part of CI: the team index's locking on a real PostgreSQL server (Debian's PostgreSQL 15,
 // which has no pgvector package), where PGlite cannot show it (PGlite runs every connection on one
 // backend and serialises transactions). What runs is Hearth's own code on the non-vector tables:
-// migrate() (the schema advisory lock, the 1 → 2 upgrade), lockNote + writeNoteRows (the per-note
+// migrate() (the schema advisory lock, the 1 → 3 and 2 → 3 upgrades), lockNote + writeNoteRows (the per-note
 // transaction), and the full-text and property searches.
 //   HEARTH_PG15_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx test/bench/pg15Locking.ts
 import pg from 'pg';
-import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/core/index/store/postgresSchema';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, TEXT_CONFIG } from '../../src/core/index/store/postgresSchema';
 import { lockNote, writeNoteRows, type WrittenChunk } from '../../src/core/index/store/postgresNoteRows';
 import { lexicalRows, propertyRows } from '../../src/core/index/store/postgresSearch';
 
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     await withoutPgvector(pool);
     await versionOneTables(pool);
     await concurrentMigrations(pool);
+    await stemsUpgrade(pool);
     await concurrentWriters(pool, false);
     await concurrentWriters(pool, true);
     await searches(pool);
@@ -92,6 +93,29 @@ async function concurrentMigrations(pool: pg.Pool): Promise<void> {
       `most lock waits at once: ${seen}, version ${version} (want ${SCHEMA_VERSION}), ` +
       `${weighted.rows[0].n} of 20000 old chunks carry their title at weight A`,
   );
+}
+
+/** The 20k chunks back at schema 2 (unstemmed 'simple'), then four clients at once: one upgrades to stems, the others wait. */
+async function stemsUpgrade(pool: pg.Pool): Promise<void> {
+  await pool.query(`DROP INDEX hearth_chunks_search; ALTER TABLE hearth_chunks DROP COLUMN search_tsv;
+    DROP TEXT SEARCH CONFIGURATION ${TEXT_CONFIG}; DROP TEXT SEARCH DICTIONARY hearth_english_stem;`);
+  await pool.query(MIGRATIONS[1]);
+  await pool.query('UPDATE hearth_schema SET version = 2');
+  await pool.query("UPDATE hearth_chunks SET text = text || ' indexed' WHERE ordinal = 0");
+  const before = (await pool.query("SELECT count(*)::int AS n FROM hearth_chunks WHERE search_tsv @@ 'index'::tsquery")).rows[0].n;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    const client = await pool.connect();
+    try {
+      await migrate(client, 'pg15');
+    } finally {
+      client.release();
+    }
+  }));
+  const ms = Math.round(performance.now() - started);
+  const after = (await pool.query("SELECT count(*)::int AS n FROM hearth_chunks WHERE search_tsv @@ 'index'::tsquery")).rows[0].n;
+  const version = (await pool.query('SELECT version FROM hearth_schema')).rows[0].version;
+  console.log(`2b. schema 2 → 3 (English stems), four clients at once on 20000 chunks: ${ms} ms, version ${version}; chunks matching the stem "index": ${before} → ${after}`);
 }
 
 /**
@@ -156,16 +180,17 @@ async function searches(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await writeNoteRows(client, 'search', 'a-diary.md', 'd', [chunk('a-diary.md', 'Diary', `Today ${'compost '.repeat(30)}`)]);
-    await writeNoteRows(client, 'search', 'compost.md', 'c', [chunk('compost.md', 'Compost', 'Leaves and scraps turn into soil.')]);
+    await writeNoteRows(client, 'search', 'compost.md', 'c', [chunk('compost.md', 'Compost', 'Leaves and scraps turn into soil, indexed by heap.')]);
     await writeNoteRows(client, 'search', 'fr.md', 'f', [chunk('fr.md', 'Desserts', 'La crème brûlée du café. 東京の天気は晴れです。')], { frontmatter: { status: 'Draft', published: '2024-05-01T00:00:00.000Z' }, tags: ['food'], links: [] });
     const text = await lexicalRows(client, 'search', 'compost', 5, 3);
     const accents = await lexicalRows(client, 'search', 'creme brulee', 5, 3);
     const cjk = await lexicalRows(client, 'search', '天気', 5, 3);
     const hostile = await lexicalRows(client, 'search', "it's & | ! ( ) :* <-> \\ compost", 5, 3);
+    const stems = await lexicalRows(client, 'search', 'indexing leaf', 5, 3);
     const props = await propertyRows(client, 'search', [['status', 'draft'], ['published', '2024-05-01'], ['tags', '#food']], 5);
     console.log(
       `5. searches on PostgreSQL 15: "compost" → ${text.map((r) => `${r.path} ${r.note.toFixed(2)}`).join(', ')}; "creme brulee" → ${accents[0]?.path}; ` +
-        `"天気" → ${cjk[0]?.path}; tsquery syntax in the query → ${hostile[0]?.path}; status=draft published=2024-05-01 tags=#food → ${props.map((p) => p.path).join(', ')}`,
+        `"天気" → ${cjk[0]?.path}; tsquery syntax in the query → ${hostile[0]?.path}; "indexing leaf" (stems) → ${stems[0]?.path}; status=draft published=2024-05-01 tags=#food → ${props.map((p) => p.path).join(', ')}`,
     );
   } finally {
     client.release();
