@@ -10,7 +10,8 @@ import { DEFAULT_FIELDS, FIELDS } from './noteFields';
  * The lexical (BM25) index on disk, beside the vector store: `lexical.bin` in the store's folder.
  * Layout: a magic line, a length-prefixed JSON header (counts, the ranking parameters it was built
  * with, a CRC-32 of the rest), then the term list, the postings and field lengths as typed arrays,
- * and the notes it covers with the content hash each was indexed at. Written to a temp file, synced
+ * and the notes it covers with the content hash each was indexed at (one JSON row per line, so a
+ * large file is decoded a slice at a time between turns of the event loop). Written to a temp file, synced
  * and renamed, so a reader sees a whole old file or a whole new one. Each note's content hash is
  * what keeps it consistent with the vector store: the index uses the file only for notes whose hash
  * equals the store's, and takes the others from the store — so a kill -9 between the store's commit
@@ -18,7 +19,11 @@ import { DEFAULT_FIELDS, FIELDS } from './noteFields';
  */
 export const LEXICAL_FILE = 'lexical.bin';
 const MAGIC = 'hearth-lexical\n';
-const VERSION = 1;
+const VERSION = 2;
+/** Version 1 kept the notes as one JSON array (one parse of tens of ms at 50k notes): rebuilt quietly. */
+const OLDER_VERSIONS = [1];
+/** Terms or notes decoded between two turns of the event loop (a few ms of work each). */
+const DECODE_SLICE = 10_000;
 /** The parameters the postings depend on: another tokenizer or field set means another index. */
 const SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 3 });
 
@@ -51,7 +56,8 @@ const pad4 = (n: number) => (n + 3) & ~3;
 
 export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
   const termText = Buffer.from(snapshot.terms.join('\n'), 'utf8');
-  const notesText = Buffer.from(JSON.stringify(snapshot.notes.map((n) => [n.path, n.chunks, hashes.get(n.path) ?? ''])), 'utf8');
+  // JSON never holds a raw newline, so the rows split on it whatever a path contains.
+  const notesText = Buffer.from(snapshot.notes.map((n) => JSON.stringify([n.path, n.chunks, hashes.get(n.path) ?? ''])).join('\n'), 'utf8');
   const parts = [termText, Buffer.alloc(pad4(termText.length) - termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs)];
   const tfBytes = snapshot.postTfs.byteLength;
   parts.push(Buffer.alloc(pad4(tfBytes) - tfBytes), asBytes(snapshot.lengths), notesText);
@@ -101,7 +107,9 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     const headerLength = data.readUInt32LE(MAGIC.length);
     const start = MAGIC.length + 4;
     const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as Header;
-    if (header.format !== 'hearth-lexical' || header.version !== VERSION) throw new Error('unknown format or version');
+    if (header.format !== 'hearth-lexical') throw new Error('not a Hearth lexical index');
+    if (OLDER_VERSIONS.includes(header.version)) return undefined;
+    if (header.version !== VERSION) throw new Error(`unknown version ${header.version}`);
     if (header.shape !== SHAPE || header.params !== JSON.stringify(DEFAULT_FIELDS)) return undefined;
     const body = data.subarray(start + headerLength);
     if ((await slicedCrc32(body)) !== header.crc) throw new Error('checksum mismatch');
@@ -121,17 +129,23 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
     const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
-    await nextTurn();
-    const notes = JSON.parse(take(header.notesBytes).toString('utf8')) as [string, number, string][];
-    const terms = header.terms === 0 ? [] : termText.split('\n');
+    const terms = header.terms === 0 ? [] : await slicedLines(termText);
+    const notes: NoteBm25Snapshot['notes'] = [];
+    const hashes = new Map<string, string>();
+    for (const row of header.notes === 0 ? [] : await slicedLines(take(header.notesBytes).toString('utf8'))) {
+      if (notes.length % DECODE_SLICE === DECODE_SLICE - 1) await nextTurn();
+      const [notePath, chunks, hash] = JSON.parse(row) as [unknown, unknown, unknown];
+      if (typeof notePath !== 'string' || typeof chunks !== 'number' || typeof hash !== 'string') throw new Error('a note row is malformed');
+      notes.push({ path: notePath, chunks });
+      hashes.set(notePath, hash);
+    }
     if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
+    for (let i = 0; i < postDocs.length; i++) {
+      if (postDocs[i] >= header.notes) throw new Error('a posting names a missing note');
+      if (i % (DECODE_SLICE * 100) === 0) await nextTurn();
+    }
     await nextTurn();
-    for (const doc of postDocs) if (doc >= header.notes) throw new Error('a posting names a missing note');
-    await nextTurn();
-    return {
-      snapshot: { terms, offsets, postDocs, postTfs, lengths, notes: notes.map(([p, chunks]) => ({ path: p, chunks })) },
-      hashes: new Map(notes.map(([p, , hash]) => [p, hash])),
-    };
+    return { snapshot: { terms, offsets, postDocs, postTfs, lengths, notes }, hashes };
   } catch (error) {
     throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
   }
@@ -148,6 +162,18 @@ async function slicedCrc32(data: Buffer): Promise<number> {
     if (at + CRC_SLICE < data.length) await nextTurn();
   }
   return crc;
+}
+
+/** The lines of a large text, split a slice at a time. */
+async function slicedLines(text: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (let from = 0; ; ) {
+    const newline = text.indexOf('\n', from);
+    lines.push(text.slice(from, newline < 0 ? text.length : newline));
+    if (newline < 0) return lines;
+    from = newline + 1;
+    if (lines.length % DECODE_SLICE === 0) await nextTurn();
+  }
 }
 
 function asBytes(array: ArrayBufferView): Buffer {

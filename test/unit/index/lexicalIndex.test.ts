@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { LEXICAL_FILE, readLexicalFile } from '../../../src/core/index/lexicalFile';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
 import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
@@ -111,6 +112,60 @@ test('a damaged or foreign lexical file is rebuilt from the store with a warning
       assert.ok(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), `${what}: ${log.warnings.join('; ')}`);
       await index.dispose();
       assert.ok(await readLexicalFile(join(root, '.hearth/index/flat')), `${what}: rewritten whole`);
+    }
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+/** The file with its header (and body) edited and the checksum made right again: damage the CRC cannot catch. */
+function rewritten(good: Buffer, edit: (header: Record<string, unknown>, body: Buffer) => Buffer): Buffer {
+  const magic = 'hearth-lexical\n';
+  const start = magic.length + 4;
+  const length = good.readUInt32LE(magic.length);
+  const header = JSON.parse(good.subarray(start, start + length).toString('utf8')) as Record<string, unknown>;
+  const body = edit(header, good.subarray(start + length));
+  header.crc = crc32(body);
+  const headerBytes = Buffer.from(JSON.stringify(header));
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32LE(headerBytes.length);
+  return Buffer.concat([Buffer.from(magic), prefix, headerBytes, body]);
+}
+
+test('a lexical file of the first format is rebuilt quietly; a note row that is not [path, chunks, hash] is damage', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const { expected, file, good } = await indexedOnce(root, server.url);
+    rewritten(good, (header, body) => {
+      const rows = body.subarray(body.length - Number(header.notesBytes)).toString('utf8').split('\n');
+      assert.equal(rows.length, header.notes, 'one note per line: a large file is decoded in slices');
+      return body;
+    });
+    const cases = [
+      ['version 1', rewritten(good, (header, body) => ((header.version = 1), body)), false],
+      [
+        'a malformed note row',
+        rewritten(good, (header, body) => {
+          const notesAt = body.length - Number(header.notesBytes);
+          const rows = body.subarray(notesAt).toString('utf8').split('\n');
+          rows[0] = '["bread.md"]';
+          const notes = Buffer.from(rows.join('\n'));
+          header.notesBytes = notes.length;
+          return Buffer.concat([body.subarray(0, notesAt), notes]);
+        }),
+        true,
+      ],
+    ] as const;
+    for (const [what, bytes, warned] of cases) {
+      writeFileSync(file, bytes);
+      const log = recordingLogger();
+      const index = evalIndex(root, server.url, log);
+      assert.deepEqual(await search(index, 'grind the beans'), expected, what);
+      assert.equal(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), warned, `${what}: ${log.warnings.join('; ')}`);
+      await index.dispose();
+      assert.ok(await readLexicalFile(join(root, '.hearth/index/flat')), `${what}: rewritten in this format`);
     }
   } finally {
     await server.stop();
