@@ -24,7 +24,7 @@ export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSe
     return current.search(query, { mode: 'hybrid', limit, signal, snippetChars: 1200, chunks: options.chunks });
   };
   search.text = async (query, limit, _signal, options = {}) =>
-    (await searching())?.inOwnStore('text', (store) => searchInStore(store, 'text', query, { limit, chunks: options.chunks, snippetChars: options.snippetChars }));
+    (await searching())?.inOwnStore('text', (store) => searchInStore(store, 'text', query, { limit, chunks: options.chunks, snippetChars: options.snippetChars, folder: options.folder }));
   search.properties = async (wanted, limit) =>
     (await searching())?.inOwnStore('property', async (store) => store.propertySearch?.(wanted, limit));
   return search;

@@ -27,10 +27,10 @@ export class StoreLexicon implements LexicalRanker {
     }
   }
 
-  /** The store's best `notes` notes for the query, and the relevance of those in `alsoPaths`. */
-  static async search(store: VectorStore, query: string, notes: number, alsoPaths?: readonly string[]): Promise<StoreLexicon> {
+  /** The store's best `notes` notes for the query (under `folder`, when given), and the relevance of those in `alsoPaths`. */
+  static async search(store: VectorStore, query: string, notes: number, alsoPaths?: readonly string[], folder?: string): Promise<StoreLexicon> {
     if (!store.lexicalSearch) throw new TypeError(`The ${store.kind} store has no full-text search of its own.`);
-    return new StoreLexicon(store, await store.lexicalSearch(query, notes, alsoPaths));
+    return new StoreLexicon(store, await store.lexicalSearch(query, notes, alsoPaths, folder));
   }
 
   query(text: string): LexicalQuery {

@@ -12,6 +12,8 @@ export interface StoreSearchOptions {
   limit: number;
   chunks?: boolean;
   snippetChars?: number;
+  /** Text only: the notes under this kiln-relative folder. */
+  folder?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function searchInStore(store: VectorStore, mode: 'text' | 'property
     return (await store.propertySearch(wanted, options.limit)).map((note) => propertyResult(note, wanted));
   }
   if (!store.lexicalSearch) return undefined;
-  const lexicon = await StoreLexicon.search(store, query, Math.max(options.limit * 2, LEXICAL_DEPTH));
+  const lexicon = await StoreLexicon.search(store, query, Math.max(options.limit * 2, LEXICAL_DEPTH), [], options.folder);
   const notes = options.chunks ? options.limit * 2 : options.limit;
   const ranked = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf: (path) => lexicon.chunksOf(path) ?? [] });
   return toResults(ranked, query, options);

@@ -46,7 +46,7 @@ function text(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
-test('text_search answers from the database: stems, relevance order, {query, count, results} kept; a pattern or a folder reads the disk', async () => {
+test('text_search answers from the database: stems, relevance order, {query, count, results} kept; a folder narrows it; a pattern reads the disk', async () => {
   const kiln = makeKiln(NOTES);
   const index = pgIndex(kiln, server.url, embeddings.url, { kiln_id: 'agents/text' });
   try {
@@ -54,7 +54,7 @@ test('text_search answers from the database: stems, relevance order, {query, cou
     // Only the database knows nightly.md now; only the disk knows draft.md.
     rmSync(join(kiln, 'nightly.md'));
     writeFileSync(join(kiln, 'draft.md'), '# Draft\n\nIndexing the drafts later.\n');
-    const { json } = tools(kiln, index);
+    const { call, json } = tools(kiln, index);
     const found = await json('text_search', { query: 'indexing' });
     assert.equal(found.query, 'indexing');
     assert.deepEqual(found.results.map((r: { path: string }) => r.path).sort(), ['garden/beds.md', 'nightly.md'], 'the database answered, with stems');
@@ -66,9 +66,13 @@ test('text_search answers from the database: stems, relevance order, {query, cou
     assert.deepEqual(lines.results.map((r: { path: string }) => r.path), ['nightly.md']);
     assert.deepEqual(Object.keys(lines.results[0]).sort(), ['line', 'path', 'text']);
     assert.match(lines.results[0].text, /planted bulbs/);
-    // A regular expression and a folder need the notes' lines: the disk answers them.
+    // A folder narrows the database's search to the notes under it (a folder, not a string prefix, not a LIKE pattern).
+    assert.deepEqual((await json('text_search', { query: 'indexing', folder: 'garden' })).results.map((r: { path: string }) => r.path), ['garden/beds.md']);
+    assert.deepEqual((await json('text_search', { query: 'indexing', folder: 'garden/' })).results.map((r: { path: string }) => r.path), ['garden/beds.md']);
+    for (const folder of ['gard', '%', '_arden']) assert.equal((await json('text_search', { query: 'indexing', folder })).count, 0, folder);
+    assert.equal((await call('text_search', { query: 'indexing', folder: '../..' })).isError, true, 'a folder outside the kiln is refused');
+    // A regular expression needs the notes' lines: the disk answers it.
     assert.deepEqual((await json('text_search', { query: '/index\\w+/i' })).results.map((r: { path: string }) => r.path), ['draft.md', 'garden/beds.md']);
-    assert.deepEqual((await json('text_search', { query: 'indexed', folder: 'garden' })).results.map((r: { path: string }) => r.path), ['garden/beds.md']);
   } finally {
     await index.dispose();
     removeKiln(kiln);

@@ -56,8 +56,10 @@ const WORDS_SQL = `SELECT q, (SELECT count(*)::int FROM (SELECT 1 FROM hearth_ch
  * relevance is the share of the query, by rarity, that it holds where it counts most.
  */
 export async function lexicalRows(
-  client: PoolClient, kiln: string, query: string, notes: number, chunkCount: number, alsoPaths: readonly string[] = [],
+  client: PoolClient, kiln: string, query: string, notes: number, chunkCount: number, alsoPaths: readonly string[] = [], folder = '',
 ): Promise<LexicalRow[]> {
+  // A folder's notes are the paths under "folder/" (a prefix, never a LIKE pattern: % and _ are plain).
+  const under = folder.replace(/^\/+|\/+$/g, '');
   const common = commonAt(chunkCount);
   const counted = await client.query<{ q: string; n: number }>(WORDS_SQL, [noNul(query.slice(0, MAX_QUERY_CHARS)), kiln, common]);
   const words = counted.rows.filter((w) => w.n > 0);
@@ -73,7 +75,7 @@ export async function lexicalRows(
      per_word AS MATERIALIZED (
        SELECT c.path, c.ordinal, words.i, words.idf, ts_rank('${NOTE_WEIGHTS}', c.search_tsv, words.q) AS r, ts_rank('${SECTION_WEIGHTS}', c.search_tsv, words.q) AS s
        FROM hearth_chunks c JOIN words ON c.search_tsv @@ words.q
-       WHERE c.kiln = $1 AND c.search_tsv @@ $2::tsquery
+       WHERE c.kiln = $1 AND c.search_tsv @@ $2::tsquery AND ($8::text = '' OR starts_with(c.path, $8::text || '/'))
      ),
      best AS (SELECT path, sum(idf * r) / $5 AS note FROM (SELECT path, i, idf, max(r) AS r FROM per_word GROUP BY path, i, idf) AS x GROUP BY path),
      top AS (
@@ -86,7 +88,7 @@ export async function lexicalRows(
      ),
      ranked AS (SELECT *, row_number() OVER (PARTITION BY path ORDER BY section DESC, ordinal) AS n FROM sections)
      SELECT path, ordinal, note, section FROM ranked WHERE n <= ${SECTIONS_PER_NOTE} ORDER BY note DESC, path, section DESC`,
-    [kiln, match, words.map((w) => w.q), words.map((w) => idf(w.n)), norm, notes, [...alsoPaths]],
+    [kiln, match, words.map((w) => w.q), words.map((w) => idf(w.n)), norm, notes, [...alsoPaths], noNul(under)],
   );
   return rows.rows.map((row) => ({ path: row.path, ordinal: row.ordinal, note: scaled(row.note), section: scaled(row.section) }));
 }

@@ -204,8 +204,8 @@ export class PostgresStore implements VectorStore {
    * Full-text search in the database (the weighted `search_tsv`, its GIN index, ts_rank), grouped
    * into notes there. Chunks another writer changed since the last refresh are left out.
    */
-  async lexicalSearch(query: string, notes: number, alsoPaths: readonly string[] = []): Promise<LexicalNote[]> {
-    const rows = await this.withClient((client) => lexicalRows(client, this.options.kilnId, query, notes, this.live, alsoPaths));
+  async lexicalSearch(query: string, notes: number, alsoPaths: readonly string[] = [], folder = ''): Promise<LexicalNote[]> {
+    const rows = await this.withClient((client) => lexicalRows(client, this.options.kilnId, query, notes, this.live, alsoPaths, folder));
     const found = new Map<string, LexicalNote>();
     for (const row of rows) {
       const chunk = this.notes.get(row.path)?.chunks[row.ordinal];

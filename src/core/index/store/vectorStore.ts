@@ -100,9 +100,10 @@ export interface VectorStore {
   /**
    * The store ranks words itself (the team database: full-text search over a weighted tsvector):
    * the best `notes` notes for the query plus those in `alsoPaths`, each with its matching chunks.
-   * KilnIndex then builds no BM25 of its own; stores without it get the in-process one.
+   * KilnIndex then builds no BM25 of its own; stores without it get the in-process one. `folder`
+   * (kiln-relative): only the notes under it.
    */
-  lexicalSearch?(query: string, notes: number, alsoPaths?: readonly string[]): Promise<LexicalNote[]>;
+  lexicalSearch?(query: string, notes: number, alsoPaths?: readonly string[], folder?: string): Promise<LexicalNote[]>;
   /** The store answers property search itself (`key=value` pairs, all wanted), in path order. */
   propertySearch?(wanted: readonly (readonly [string, string])[], limit: number): Promise<PropertyNote[]>;
   /** Every chunk (for BM25 / text search); order unspecified. */

@@ -21,7 +21,7 @@ import { KilnToolError } from './kilnToolErrors';
 export interface SemanticSearchFn {
   (query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean }): Promise<SearchResult[]>;
   /** Full-text search (words, English stems, ranked) in the store; `snippetChars` as the index's search. */
-  text?(query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean; snippetChars?: number }): Promise<SearchResult[] | undefined>;
+  text?(query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean; snippetChars?: number; folder?: string }): Promise<SearchResult[] | undefined>;
   /** Notes whose properties hold every `key=value` (text values, as `hearth search --mode property`), in path order. */
   properties?(wanted: readonly (readonly [string, string])[], limit: number, signal?: AbortSignal): Promise<PropertyNote[] | undefined>;
 }

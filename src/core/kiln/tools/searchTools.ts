@@ -15,7 +15,7 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     title: 'Text search',
     description:
       'Find notes containing a text (case-insensitive, literal; /pattern/flags for a regular expression without backreferences or lookaround). One result per note, in path order: its first matching line (startLine, heading, snippet) and its other matching lines in sections; score is 1 (an exact match). chunks: true lists every matching line instead. ' +
-      'When the kiln is indexed in a team database, words (not /pattern/, not with folder) are searched there instead: notes holding any of the words in any form (indexing finds indexed), best first, score a relevance from 0 to 1.',
+      'When the kiln is indexed in a team database, words (not a /pattern/) are searched there instead: notes holding any of the words in any form (indexing finds indexed), best first, score a relevance from 0 to 1.',
     schema: z.strictObject({
       query: z.string().min(1).max(10_000).describe('Text to look for, or /pattern/flags'),
       folder: z.string().optional().describe('Only search this folder (relative to the kiln)'),
@@ -26,8 +26,8 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     async handler(args, signal) {
       const folder = args.folder ? (await confineToolPath(ctx.kilnRoot, args.folder)).relative : '';
       const limit = args.limit ?? 20;
-      // The team database searches words itself; a pattern or a folder needs the notes' lines.
-      const inStore = folder || isPatternQuery(args.query) ? undefined : await ctx.semanticSearch?.text?.(args.query, limit, signal, { chunks: args.chunks, snippetChars: 300 });
+      // The team database searches words itself; a pattern needs the notes' lines.
+      const inStore = isPatternQuery(args.query) ? undefined : await ctx.semanticSearch?.text?.(args.query, limit, signal, { chunks: args.chunks, snippetChars: 300, folder });
       if (inStore) {
         const results = args.chunks ? inStore.map((hit) => ({ path: hit.path, line: hit.startLine, text: hit.snippet.trim().slice(0, 300) })) : inStore.map(noteResult);
         return jsonResult({ query: args.query, count: results.length, results });
