@@ -100,3 +100,23 @@ test('leftovers are trimmed only by the lock holder: a live writer keeps its tem
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an open with nothing left over changes nothing in the folder (no lock taken only to find that out)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-race-'));
+  try {
+    const writer = new FlatStore(dir, HEADER);
+    await writer.open();
+    await writer.upsertNote('n0.md', [], [], 'r1');
+    await writer.commit();
+    await writer.dispose();
+    const { statSync, utimesSync } = await import('node:fs');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(dir, past, past);
+    const reader = new FlatStore(dir, HEADER);
+    await reader.open();
+    await reader.dispose();
+    assert.ok(Math.abs(statSync(dir).mtimeMs - past.getTime()) < 1000, 'no file was created or removed in the folder');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -154,10 +154,11 @@ export function writeGeneration(dir: string, gen: number, data: { q8: Uint8Array
 }
 
 export async function removeOtherGenerations(dir: string, keep: number): Promise<void> {
+  for (const name of otherGenerations(await fsp.readdir(dir).catch(() => [] as string[]), keep)) await fsp.rm(path.join(dir, name), { force: true });
+}
+
+/** Of a store folder's file names, those of another generation than `keep` and dead writers' temp manifests. */
+export function otherGenerations(names: readonly string[], keep: number): string[] {
   const keepNames = new Set(Object.values(fileNames(keep)));
-  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (/^(vectors-\d+\.(q8|f32)|chunks-\d+\.jsonl|manifest\.json\.\d+\.tmp)$/.test(name) && !keepNames.has(name)) {
-      await fsp.rm(path.join(dir, name), { force: true });
-    }
-  }
+  return names.filter((name) => /^(vectors-\d+\.(q8|f32)|chunks-\d+\.jsonl|manifest\.json\.\d+\.tmp)$/.test(name) && !keepNames.has(name));
 }

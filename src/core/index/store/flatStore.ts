@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Int8Slots } from './int8Slots';
 import { withLock, tryAcquireLock } from '../../fs/crossProcessLock';
-import { appendSynced, fileNames, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
+import { appendSynced, fileNames, WRITER_LOCK, otherGenerations, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
 import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta';
 import { exactTopK } from './flatSearch';
 import { normalized, quantizeInto } from './quantize';
@@ -157,6 +157,8 @@ export class FlatStore implements VectorStore {
    * past the ends the manifest on disk *now* records. When a writer is busy it is left for later.
    */
   private async trimLeftovers(): Promise<void> {
+    // Most opens find nothing to drop: look without the lock first (taking it writes a file and removes it).
+    if (!this.hasLeftovers()) return;
     const lock = await tryAcquireLock(this.writerLockPath).catch(() => undefined);
     if (!lock) return;
     try {
@@ -170,6 +172,18 @@ export class FlatStore implements VectorStore {
       await removeOtherGenerations(this.dir, m.gen);
     } finally {
       await lock.release();
+    }
+  }
+
+  /** Whether the files are longer than the loaded manifest records, or another generation's files lie beside them. */
+  private hasLeftovers(): boolean {
+    try {
+      const names = fileNames(this.manifest.gen);
+      if ((['q8', 'f32', 'meta'] as const).some((key) => fs.statSync(path.join(this.dir, names[key])).size > this.manifest[key].bytes)) return true;
+      return otherGenerations(fs.readdirSync(this.dir), this.manifest.gen).length > 0;
+    } catch {
+      // Unreadable here: the locked pass decides.
+      return true;
     }
   }
 
