@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChunkRecord } from './vectorStore';
 
 /** One entry of the flat store's chunk log: a note put (all its chunks) or removed. */
@@ -47,6 +48,33 @@ export function decodeNote(line: Buffer): DecodedLine {
   }
   if (q.length !== s.length || e.length !== s.length || k.length !== s.length) throw new Error('chunk log line lengths differ');
   return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows: line.subarray(tab + 1) };
+}
+
+/** Lines decoded between two turns of the event loop. */
+const LINES_PER_TURN = 1_000;
+
+/**
+ * Applies each line of a chunk log in order, line by line straight from the bytes (a newline byte
+ * never sits inside a UTF-8 character), in slices between which the event loop runs: the whole
+ * text of a large index is tens of MB. A line that does not decode goes to `damaged`, which throws.
+ */
+export async function readChunkLog(bytes: Buffer, apply: (line: DecodedLine) => void, damaged: (cause: unknown) => never): Promise<void> {
+  let decoded = 0;
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline < 0 ? bytes.length : newline;
+    const line = bytes.subarray(start, end);
+    start = end + 1;
+    if (line.length === 0) continue;
+    if (++decoded % LINES_PER_TURN === 0) await nextTurn();
+    let note: DecodedLine;
+    try {
+      note = decodeNote(line);
+    } catch (error) {
+      damaged(error);
+    }
+    apply(note);
+  }
 }
 
 /** Parses a note's rows (checked: a damaged row is reported, not shown). */

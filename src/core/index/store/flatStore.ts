@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -6,10 +5,11 @@ import { crc32 } from 'node:zlib';
 import { Int8Slots } from './int8Slots';
 import { withLock, tryAcquireLock } from '../../fs/crossProcessLock';
 import { appendSynced, fileNames, WRITER_LOCK, otherGenerations, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
-import { decodeNote, encodeNote, parseRows, type DecodedLine, type NoteLine } from './flatMeta';
+import { encodeNote, readChunkLog, type NoteLine } from './flatMeta';
+import { FlatNotes } from './flatNotes';
+import { liveGeneration } from './flatCompaction';
 import { exactTopK } from './flatSearch';
 import { normalized, quantizeInto } from './quantize';
-import { SlotTable } from './slotTable';
 import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 export interface FlatStoreOptions {
@@ -35,8 +35,6 @@ function openVectors(file: string): number {
 const LOCK_WAIT_MS = 120_000;
 /** Compactions finishing one after another while this process reads: give up after this many. */
 const OPEN_ATTEMPTS = 5;
-/** A note whose rows were already turned into records (defensive: chunkAt finds those cached). */
-const NO_ROWS = Buffer.from('[]');
 
 /**
  * Vectors in contiguous files: int8 slots (scanned by the SIMD kernel straight out of wasm memory)
@@ -50,9 +48,7 @@ export class FlatStore implements VectorStore {
   private readonly q8 = new Int8Slots();
   private slots = 0;
   private committedSlots = 0;
-  private readonly table = new SlotTable();
-  private notes = new Map<string, { hash: string; slots: number[]; rows?: Uint8Array }>();
-  private live = 0;
+  private readonly notes: FlatNotes;
   private pendingF32 = new Map<number, Float32Array>();
   private pendingMeta: string[] = [];
   private readFd: number | undefined;
@@ -64,10 +60,11 @@ export class FlatStore implements VectorStore {
     private readonly options: FlatStoreOptions = {},
   ) {
     this.scratch = new Float32Array(header.dim);
+    this.notes = new FlatNotes(dir);
   }
 
   get count(): number {
-    return this.live;
+    return this.notes.live;
   }
 
   /** The lock every writer of this index holds while it changes files (and only then). */
@@ -119,9 +116,7 @@ export class FlatStore implements VectorStore {
     if (m.version !== VERSION || m.q8.bytes !== m.slots * m.dimPad || m.f32.bytes !== m.slots * h.dim * 4) {
       throw new StoreCorruptError(`The index manifest in ${this.dir} is inconsistent.`);
     }
-    this.table.clear();
     this.notes.clear();
-    this.live = 0;
     this.manifest = m;
     this.q8.layout(m.dimPad);
     this.ensureCapacity(m.slots);
@@ -130,25 +125,10 @@ export class FlatStore implements VectorStore {
     if (this.options.verifyOnOpen) verifyStreaming(files.f32, m.f32);
     const meta = await readChecked(files.meta, m.meta);
     this.slots = this.committedSlots = m.slots;
-    // Line by line straight from the bytes (a newline byte never sits inside a UTF-8 character), in
-    // slices between which the event loop runs: the whole text of a large index is tens of MB.
-    const bytes = Buffer.from(meta.buffer, meta.byteOffset, meta.byteLength);
-    let decoded = 0;
-    for (let start = 0; start < bytes.length; ) {
-      const newline = bytes.indexOf(10, start);
-      const end = newline < 0 ? bytes.length : newline;
-      const line = bytes.subarray(start, end);
-      start = end + 1;
-      if (line.length === 0) continue;
-      if (++decoded % 1_000 === 0) await nextTurn();
-      let note: DecodedLine;
-      try {
-        note = decodeNote(line);
-      } catch (error) {
-        throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
-      }
-      this.applyDecoded(note);
-    }
+    const damaged = (cause: unknown): never => {
+      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause });
+    };
+    await readChunkLog(Buffer.from(meta.buffer, meta.byteOffset, meta.byteLength), (note) => this.notes.applyDecoded(note, this.slots), damaged);
   }
 
   /**
@@ -203,60 +183,59 @@ export class FlatStore implements VectorStore {
       const crc = crc32(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
       line.chunks.push({ chunk: { ...chunk, notePath, contentHash: hash }, slot, scale: q.scale, error: q.error, crc });
     });
-    this.apply(line);
+    this.notes.apply(line, Math.max(this.slots, this.committedSlots));
     this.pendingMeta.push(encodeNote(line));
   }
 
   async removeNote(notePath: string): Promise<void> {
     if (!this.notes.has(notePath)) return;
     const line: NoteLine = { del: notePath };
-    this.apply(line);
+    this.notes.apply(line, Math.max(this.slots, this.committedSlots));
     this.pendingMeta.push(encodeNote(line));
   }
 
   noteHashes(): Map<string, string> {
-    const hashes = new Map<string, string>();
-    for (const [path, note] of this.notes) hashes.set(path, note.hash);
-    return hashes;
+    return this.notes.hashes();
   }
 
   noteChunks(notePath: string): ChunkRecord[] {
-    return this.notes.get(notePath)?.slots.map((slot) => this.chunkAt(slot)) ?? [];
+    return this.notes.chunksOf(notePath);
   }
 
   *chunks(): Iterable<ChunkRecord> {
-    for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield this.chunkAt(i);
+    for (let i = 0; i < this.slots; i++) if (this.notes.table.alive[i]) yield this.notes.chunkAt(i);
   }
 
   /** Every live chunk with its float32 vector (a copy): `hearth index --copy-to` moves them by text hash. */
   *chunkVectors(): Iterable<[ChunkRecord, Float32Array]> {
-    for (let i = 0; i < this.slots; i++) if (this.table.alive[i]) yield [this.chunkAt(i), this.vector(i).slice()];
+    for (let i = 0; i < this.slots; i++) if (this.notes.table.alive[i]) yield [this.notes.chunkAt(i), this.vector(i).slice()];
   }
 
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
     if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
-    if (k <= 0 || this.live === 0) return [];
+    if (k <= 0 || this.notes.live === 0) return [];
     const q = normalized(query);
     const qq = quantizeInto(q, this.q8.query());
     const raw = this.q8.scan(this.slots);
     const filter = options.filter;
+    const table = this.notes.table;
     const top = exactTopK(
       {
         raw,
-        scale: this.table.scale,
-        err: this.table.err,
-        maxErr: this.table.maxErr,
-        alive: this.table.alive,
+        scale: table.scale,
+        err: table.err,
+        maxErr: table.maxErr,
+        alive: table.alive,
         slots: this.slots,
         query: q,
         queryScale: qq.scale,
         queryErr: qq.error,
         vector: (slot) => this.vector(slot),
-        allowed: filter && ((slot) => filter(this.chunkAt(slot))),
+        allowed: filter && ((slot) => filter(this.notes.chunkAt(slot))),
       },
       k,
     );
-    return top.map(({ score, slot }) => ({ chunk: this.chunkAt(slot), score }));
+    return top.map(({ score, slot }) => ({ chunk: this.notes.chunkAt(slot), score }));
   }
 
   async commit(): Promise<void> {
@@ -284,7 +263,7 @@ export class FlatStore implements VectorStore {
     this.committedSlots = this.slots;
     this.pendingF32.clear();
     this.pendingMeta = [];
-    const dead = this.slots - this.live;
+    const dead = this.slots - this.notes.live;
     return dead >= (this.options.compactMinDead ?? 1024) && dead > (this.options.compactRatio ?? 0.3) * this.slots;
   }
 
@@ -314,33 +293,13 @@ export class FlatStore implements VectorStore {
     await this.assertUnchangedOnDisk();
     const gen = this.manifest.gen + 1;
     const dim = this.header.dim;
-    const order: number[] = [];
-    const lines: string[] = [];
-    const remap = new Map<number, number>();
-    for (const [notePath, note] of this.notes) {
-      const line: NoteLine = { put: notePath, hash: note.hash, chunks: [] };
-      for (const slot of note.slots) {
-        remap.set(slot, order.length);
-        line.chunks.push({ chunk: this.chunkAt(slot), slot: order.length, scale: this.table.scale[slot], error: this.table.err[slot], crc: this.table.crc[slot] });
-        order.push(slot);
-      }
-      lines.push(encodeNote(line));
-    }
-    const dimPad = this.q8.dimPad;
-    const q8 = new Uint8Array(order.length * dimPad);
-    const f32 = new Float32Array(order.length * dim);
-    order.forEach((slot, i) => {
-      q8.set(this.q8.bytes(slot, slot + 1), i * dimPad);
-      f32.set(this.vector(slot), i * dim);
-    });
-    const meta = Buffer.from(lines.length ? lines.join('\n') + '\n' : '', 'utf8');
-    const next: Manifest = { ...this.manifest, gen, slots: order.length, ...writeGeneration(this.dir, gen, { q8, f32: new Uint8Array(f32.buffer), meta }) };
+    const { order, q8, f32, meta } = liveGeneration(this.notes, this.q8, (slot) => this.vector(slot), dim);
+    const next: Manifest = { ...this.manifest, gen, slots: order.length, ...writeGeneration(this.dir, gen, { q8, f32, meta }) };
     await writeManifest(this.dir, next);
     this.closeFd();
     this.manifest = next;
     this.q8.bytes(0, order.length).set(q8);
-    this.table.keep(order);
-    for (const note of this.notes.values()) note.slots = note.slots.map((s) => remap.get(s)!);
+    this.notes.moved(order);
     this.slots = this.committedSlots = order.length;
     this.readFd = fs.openSync(this.files().f32, 'r');
     await removeOtherGenerations(this.dir, gen);
@@ -354,56 +313,6 @@ export class FlatStore implements VectorStore {
     }
   }
 
-  private apply(line: NoteLine): void {
-    const notePath = 'put' in line ? line.put : line.del;
-    this.drop(notePath);
-    if (!('put' in line)) return;
-    for (const c of line.chunks) {
-      this.take(notePath, c.slot, c.scale, c.error, c.crc);
-      this.table.chunk[c.slot] = c.chunk;
-    }
-    this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot) });
-  }
-
-  private applyDecoded(line: DecodedLine): void {
-    const notePath = 'put' in line ? line.put : line.del;
-    this.drop(notePath);
-    if (!('put' in line)) return;
-    line.slots.forEach((slot, i) => this.take(notePath, slot, line.scales[i], line.errors[i], line.crcs[i]));
-    this.notes.set(notePath, { hash: line.hash, slots: line.slots, rows: line.rows });
-  }
-
-  private drop(notePath: string): void {
-    const old = this.notes.get(notePath);
-    if (!old) return;
-    for (const s of old.slots) if (this.table.free(s)) this.live--;
-    this.notes.delete(notePath);
-  }
-
-  private take(notePath: string, slot: number, scale: number, error: number, crc: number): void {
-    if (slot >= Math.max(this.slots, this.committedSlots) || this.table.alive[slot]) {
-      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing or reused slot.`);
-    }
-    this.table.fill(slot, notePath, scale, error, crc);
-    this.live++;
-  }
-
-  private chunkAt(slot: number): ChunkRecord {
-    const cached = this.table.chunk[slot];
-    if (cached) return cached;
-    const notePath = this.table.note[slot];
-    const note = this.notes.get(notePath)!;
-    let chunks: ChunkRecord[];
-    try {
-      chunks = parseRows(note.rows ?? NO_ROWS, notePath, note.hash, note.slots.length);
-    } catch (error) {
-      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
-    }
-    note.rows = undefined;
-    note.slots.forEach((s, i) => (this.table.chunk[s] = chunks[i]));
-    return this.table.chunk[slot]!;
-  }
-
   /** Starts an empty generation `gen`; only under the writer lock (it truncates that generation's files). */
   private async reset(gen: number): Promise<void> {
     const dimPad = Math.ceil(this.header.dim / 16) * 16;
@@ -414,8 +323,7 @@ export class FlatStore implements VectorStore {
     await writeManifest(this.dir, this.manifest);
     await removeOtherGenerations(this.dir, gen);
     this.q8.layout(dimPad);
-    this.slots = this.committedSlots = this.live = 0;
-    this.table.clear();
+    this.slots = this.committedSlots = 0;
     this.notes.clear();
     this.pendingF32.clear();
     this.pendingMeta = [];
@@ -423,8 +331,8 @@ export class FlatStore implements VectorStore {
   }
 
   private ensureCapacity(slots: number): void {
-    this.table.reserve(slots);
-    this.q8.ensureCapacity(this.table.capacity);
+    this.notes.table.reserve(slots);
+    this.q8.ensureCapacity(this.notes.table.capacity);
   }
 
   private vector(slot: number): Float32Array {
@@ -435,7 +343,7 @@ export class FlatStore implements VectorStore {
     if (fs.readSync(this.readFd!, buf, 0, bytes, slot * bytes) !== bytes) {
       throw new StoreCorruptError(`The vector file of the index in ${this.dir} is shorter than recorded.`);
     }
-    if (crc32(buf) !== this.table.crc[slot]) throw new StoreCorruptError(`A vector of the index in ${this.dir} fails its checksum.`);
+    if (crc32(buf) !== this.notes.table.crc[slot]) throw new StoreCorruptError(`A vector of the index in ${this.dir} fails its checksum.`);
     return this.scratch;
   }
 
