@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { HearthError } from '../errors';
-import type { NoteBm25Snapshot } from './noteBm25';
+import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import { DEFAULT_FIELDS, FIELDS } from './noteFields';
 
 /**

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
 import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
+import { compactSnapshot, type NoteBm25Snapshot } from './noteBm25Snapshot';
 import { searchTerms } from './tokenize';
 
 const F = FIELDS.length;
@@ -18,19 +19,6 @@ export interface NoteBm25BuildOptions {
   /** Also return to the event loop after this many steps (tests count these, not a clock). */
   sliceSteps?: number;
   signal?: AbortSignal;
-}
-
-/** The index as plain arrays (what the lexical file stores). */
-export interface NoteBm25Snapshot {
-  terms: string[];
-  /** Per term, where its postings start in postDocs (terms.length + 1 entries). */
-  offsets: Uint32Array;
-  postDocs: Uint32Array;
-  /** Four counts (title, headings, lead, body) per posting. */
-  postTfs: Uint16Array;
-  /** Four field lengths per note. */
-  lengths: Float32Array;
-  notes: { path: string; chunks: number }[];
 }
 
 /** The query as the index scores it: distinct known and unknown words with their idf. */
@@ -219,58 +207,19 @@ export class NoteBm25 {
 
   /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
   snapshot(): NoteBm25Snapshot {
-    // Fresh from a build (nothing removed or added since): the arrays already are the snapshot.
-    if (this.added.size === 0 && this.live === this.docs.length && this.offsets.length === this.termIds.size + 1) {
-      return {
-        terms: [...this.termIds.keys()],
-        offsets: this.offsets,
-        postDocs: this.postDocs,
-        postTfs: this.postTfs,
-        lengths: this.lengths.subarray(0, this.docs.length * F),
-        notes: this.docs.map((d) => ({ path: d.path, chunks: d.chunkCount })),
-      };
-    }
-    const live = this.docs.map((_, doc) => doc).filter((doc) => !this.dead[doc]);
-    const newDoc = new Int32Array(this.docs.length).fill(-1);
-    live.forEach((doc, i) => (newDoc[doc] = i));
-    // Terms still used, renumbered; postings of the bulk and of the second index merged per term.
-    const terms: string[] = [];
-    const offsets: number[] = [0];
-    const docs: number[] = [];
-    const tfs: number[] = [];
-    for (const [term, id] of this.termIds) {
-      const start = docs.length;
-      const [from, to] = id + 1 < this.offsets.length ? [this.offsets[id], this.offsets[id + 1]] : [0, 0];
-      for (let p = from; p < to; p++) {
-        const d = newDoc[this.postDocs[p]];
-        if (d < 0) continue;
-        docs.push(d);
-        for (let f = 0; f < F; f++) tfs.push(this.postTfs[p * F + f]);
-      }
-      const extra = this.added.get(id);
-      extra?.docs.forEach((doc, i) => {
-        const d = newDoc[doc];
-        if (d < 0) return;
-        docs.push(d);
-        for (let f = 0; f < F; f++) tfs.push(extra.tfs[i * F + f]);
-      });
-      if (docs.length === start) continue;
-      terms.push(term);
-      offsets.push(docs.length);
-    }
-    const lengths = new Float32Array(live.length * F);
-    live.forEach((doc, i) => lengths.set(this.lengths.subarray(doc * F, doc * F + F), i * F));
-    return {
-      terms,
-      offsets: Uint32Array.from(offsets),
-      postDocs: Uint32Array.from(docs),
-      postTfs: Uint16Array.from(tfs),
-      lengths,
-      notes: live.map((doc) => ({ path: this.docs[doc].path, chunks: this.docs[doc].chunkCount })),
-    };
+    return compactSnapshot({
+      termIds: this.termIds,
+      offsets: this.offsets,
+      postDocs: this.postDocs,
+      postTfs: this.postTfs,
+      added: this.added,
+      docs: this.docs,
+      dead: this.dead,
+      live: this.live,
+      lengths: this.lengths,
+    });
   }
 
-  /** An index from a snapshot (the lexical file): no tokenizing, no chunks needed. */
   /** An index from its snapshot (the lexical file), in slices: a large kiln has hundreds of thousands of terms. */
   static async load(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): Promise<NoteBm25> {
     const index = new NoteBm25([], fields);

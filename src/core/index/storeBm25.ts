@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import { readLexicalFile, writeLexicalFile } from './lexicalFile';
-import { NoteBm25, type NoteBm25Snapshot } from './noteBm25';
+import { NoteBm25 } from './noteBm25';
+import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import type { ChunkRecord, VectorStore } from './store/vectorStore';
 
 /** What the lexical side must know of the index's runs (KilnIndex keeps the counters). */

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEXICAL_FILE, LexicalFileError, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
-import type { NoteBm25Snapshot } from '../../../src/core/index/noteBm25';
+import type { NoteBm25Snapshot } from '../../../src/core/index/noteBm25Snapshot';
 import { FIELDS } from '../../../src/core/index/noteFields';
 
 /** A snapshot of `notes` notes with `terms` distinct terms, each term posted in two notes. */
