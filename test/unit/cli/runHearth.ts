@@ -14,12 +14,13 @@ export interface HearthRun {
 }
 
 /** `env` replaces the environment but for PATH; `stdin` (when given) is written and closed. */
-export function runHearth(args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<HearthRun> {
+export function runHearth(args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; signal?: AbortSignal }): Promise<HearthRun> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, HEARTH_MAIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     let stdout = '';
     let stderr = '';
