@@ -40,11 +40,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cli = await createCliContext(io, values, { trustNeeds });
   cli.reportConfigProblems();
   const index = createCliIndex(cli, io);
+  // Ends the query's embedding when the command ends first (the index run failed): a provider slow to
+  // answer would otherwise keep the process alive after the error was printed.
+  const queryEmbedding = new AbortController();
   try {
     let queryVector: Promise<Float32Array> | undefined;
     if (mode === 'hybrid' || mode === 'semantic') {
       // The query is embedded while the index is brought up to date; a failure is reported by search.
-      queryVector = index.embedQuery(query);
+      queryVector = index.embedQuery(query, queryEmbedding.signal);
       queryVector.catch(() => undefined);
       const report = await indexWithProgress(cli, index);
       if (report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
@@ -62,6 +65,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
+    queryEmbedding.abort();
     await index.dispose();
   }
 }
