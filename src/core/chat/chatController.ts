@@ -7,7 +7,6 @@
 import type { ChatReviews } from './chatReviews';
 import type { AgentCatalog, AgentDescriptor } from '../agents/agentSession';
 import { describeError } from '../errors';
-import { ChatPathError, type ScopedPath } from './attachmentScope';
 import type { Logger } from '../host';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter } from '../lifecycle/emitter';
@@ -19,27 +18,11 @@ import type { HistoryStore } from './historyStore';
 import { PendingAttachments, type PendingAttachment } from './pendingAttachments';
 import type { AutoContext } from './autoContext';
 import { PermissionPrompts } from './permissionPrompts';
-import type { NoteCompletion } from './noteCompletions';
+import { answerNoteRequest, type ChatNotes } from './noteRequests';
 import { TurnRunner } from './turnRunner';
-import { parseWebviewMessage, type ChatState, type HostMessage, type SearchHitView, type WebviewMessage } from './protocol';
+import { parseWebviewMessage, type ChatState, type HostMessage, type WebviewMessage } from './protocol';
 
 export type { ChatModels } from './chatCommands';
-
-/** Notes the panel can attach: the editor's active note, its text, and (when indexed) search. */
-export interface ChatNotes {
-  activeNote(): AttachmentRef | undefined;
-  /** Where a path from the webview may point (kiln, workspace, open editors): the file, or a ChatPathError. */
-  confine(path: string): Promise<ScopedPath>;
-  /** Opens a kiln note (a relative path or a wiki-link name) at `line`; a ChatPathError when it is not a kiln note. */
-  open(target: string, line?: number): Promise<void>;
-  /** The active editor's selection with its text, when there is one. */
-  selection?(): { ref: AttachmentRef; text: string } | undefined;
-  /** Mention completion: notes matching `query`, or with `heading` the best note's headings. */
-  complete?(query: string, heading?: string): Promise<NoteCompletion[]>;
-  /** The note's text (or its lines), cut to `budget` characters with a note saying where. */
-  read(ref: AttachmentRef, budget?: number): Promise<string>;
-  search?(query: string): Promise<SearchHitView[]>;
-}
 
 export interface ChatControllerDeps {
   catalog: AgentCatalog;
@@ -174,25 +157,12 @@ export class ChatController {
         return this.open(message.id);
       case 'deleteConversation':
         return this.deleteConversation(message.id);
-      case 'completeNotes': {
-        const items = (await this.deps.notes.complete?.(message.query, message.heading)) ?? [];
-        return reply({ type: 'noteCompletions', query: message.query, ...(message.heading !== undefined ? { heading: message.heading } : {}), items });
-      }
-      case 'attachActiveNote': {
-        // The selection when there is one (the chip shows it), else the whole note.
-        const selection = this.deps.notes.selection?.();
-        if (selection) return this.attach(selection.ref, selection.text);
-        const ref = this.deps.notes.activeNote();
-        if (!ref) return this.notice('error', 'Open a note in the editor to attach it.');
-        return this.attach(ref);
-      }
+      case 'completeNotes':
+      case 'attachActiveNote':
       case 'searchNotes':
-        return this.search(message.query, reply);
-      case 'attachHit': {
-        const scoped = await this.confined(message.path);
-        if (!scoped) return;
-        return this.attach({ path: scoped.display, ...(message.startLine ? { startLine: message.startLine } : {}), ...(message.endLine ? { endLine: message.endLine } : {}) });
-      }
+      case 'attachHit':
+      case 'openNote':
+        return answerNoteRequest(message, { notes: this.deps.notes, attach: (ref, text) => this.attach(ref, text), notice: (text) => this.notice('error', text), log: this.log, reply });
       case 'removeAttachment':
         this.attachments.remove(message.index);
         return this.postAttachments();
@@ -201,14 +171,6 @@ export class ChatController {
         return this.deps.reviews?.decide(message.id, message.decision === 'accept');
       case 'undoLastChange':
         return this.deps.reviews?.undoLast();
-      case 'openNote':
-        try {
-          return await this.deps.notes.open(message.target, message.line);
-        } catch (error) {
-          if (!(error instanceof ChatPathError)) throw error;
-          this.log.warn(`refused to open a note from the panel (${error.code}): ${message.target}`);
-          return this.notice('error', error.message);
-        }
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
         return reply({ type: 'models', ids });
@@ -402,27 +364,6 @@ export class ChatController {
     await this.deps.store.delete(id);
     if (id === this.conversation.id) return this.newChat();
     this.postState();
-  }
-
-  private async search(query: string, reply: (message: HostMessage) => void): Promise<void> {
-    if (!this.deps.notes.search) return reply({ type: 'searchResults', query, hits: [], error: 'Search is not available yet: build the index first.' });
-    try {
-      reply({ type: 'searchResults', query, hits: await this.deps.notes.search(query) });
-    } catch (error) {
-      reply({ type: 'searchResults', query, hits: [], error: describeError(error) });
-    }
-  }
-
-  /** The file a webview path names, or undefined (refused, logged, and said in the panel). */
-  private async confined(path: string): Promise<ScopedPath | undefined> {
-    try {
-      return await this.deps.notes.confine(path);
-    } catch (error) {
-      if (!(error instanceof ChatPathError)) throw error;
-      this.log.warn(`refused a path from the panel (${error.code}): ${path}`);
-      this.notice('error', error.message);
-      return undefined;
-    }
   }
 
   private postAttachments(): void {

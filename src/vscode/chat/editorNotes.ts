@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../core/chat/conversation';
-import type { ChatNotes } from '../../core/chat/chatController';
+import type { ChatNotes } from '../../core/chat/noteRequests';
 import { AttachmentScope, type ScopedPath } from '../../core/chat/attachmentScope';
 import { cutToBudget } from '../../core/chat/pendingAttachments';
 import { resolveKilnNote } from '../../core/chat/kilnNoteTarget';
