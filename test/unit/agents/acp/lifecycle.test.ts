@@ -98,6 +98,16 @@ describe('ACP session lifecycle', () => {
       }
     }
   });
+
+  test('external agents disposed while a session is starting (the editor closing): the start is refused and no agent is left running', async () => {
+    const { agents, channels } = createAgents();
+    // The agent is probed and the ACP code loaded before the session exists: dispose lands in that gap.
+    const starting = agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir });
+    await agents.dispose();
+    await assert.rejects(starting, (error: AcpError) => error.code === 'acp.disposed');
+    assert.ok(channels.every((channel) => channel.hasExited), `${channels.filter((channel) => !channel.hasExited).length} agent(s) still running`);
+    await assert.rejects(agents.start('scripted', { host: new ScriptedHost(), cwd: workspace.dir }), (error: AcpError) => error.code === 'acp.disposed');
+  });
 });
 
 describe('the gateway offered to external agents', () => {
