@@ -43,6 +43,8 @@ export interface AcpAgentsOptions {
 export class AcpAgents implements ExternalAgents {
   private readonly limits: AcpLimits;
   private readonly sessions = new Set<AcpSession>();
+  /** Set by dispose: a start still probing or loading the ACP code then makes no session. */
+  private disposed = false;
 
   constructor(private readonly options: AcpAgentsOptions) {
     this.limits = { ...limitsFromConfig(options.config), ...options.limits };
@@ -61,6 +63,7 @@ export class AcpAgents implements ExternalAgents {
   }
 
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
+    this.assertNotDisposed();
     const probed = (await this.probe(options.cwd, name))[0];
     if (!probed) throw new AcpError('acp.unknown_agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
     const launch = probed.definition.launch;
@@ -69,6 +72,8 @@ export class AcpAgents implements ExternalAgents {
     if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
     // The ACP SDK loads with the first session, not with every host that merely lists agents.
     const { AcpSession } = await import('./acpSession');
+    // Disposed while probing or loading (the editor closing): a session started now would outlive it.
+    this.assertNotDisposed();
     const session: AcpSession = new AcpSession({
       descriptor: probed.descriptor,
       command: probed.executable ?? launch.command,
@@ -98,12 +103,17 @@ export class AcpAgents implements ExternalAgents {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     await Promise.all([...this.sessions].map((session) => session.dispose()));
   }
 
   /** Synchronous, for `process.on('exit')`: kills every agent tree without waiting. */
   killNow(): void {
     for (const session of this.sessions) session.killNow();
+  }
+
+  private assertNotDisposed(): void {
+    if (this.disposed) throw new AcpError('acp.disposed', 'The external agents were shut down (the editor or command is ending); no agent was started.');
   }
 
   private probe(cwd?: string, only?: string): Promise<ProbedAgent[]> {
