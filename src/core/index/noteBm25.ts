@@ -1,15 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
 import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
-import { compactSnapshot, type NoteBm25Snapshot } from './noteBm25Snapshot';
-import { searchTerms } from './tokenize';
+import { bestNotes, lexicalQuery, sectionRelevance, type LexicalQuery } from './noteBm25Scoring';
+import { compactSnapshot, type NoteBm25Parts, type NoteBm25Snapshot } from './noteBm25Snapshot';
 
 const F = FIELDS.length;
-const K1 = 1.2;
-/** A query's first this many distinct words count; a pasted page does not cost a scan per word. */
-const MAX_QUERY_TERMS = 256;
-const MAX_QUERY_CHARS = 4000;
 /** Notes changed or removed since the last build: past this share, a rebuild is worth it. */
 const REBUILD_SHARE = 0.2;
 
@@ -19,15 +14,6 @@ export interface NoteBm25BuildOptions {
   /** Also return to the event loop after this many steps (tests count these, not a clock). */
   sliceSteps?: number;
   signal?: AbortSignal;
-}
-
-/** The query as the index scores it: distinct known and unknown words with their idf. */
-export interface LexicalQuery {
-  /** The query as given (capped). */
-  text: string;
-  terms: { id: number | undefined; text: string; idf: number }[];
-  /** Sum of every query word's idf: the score a note matching them all fully would reach. */
-  norm: number;
 }
 
 /**
@@ -142,23 +128,13 @@ export class NoteBm25 {
   }
 
   query(text: string): LexicalQuery {
-    const n = Math.max(1, this.live);
-    const terms: LexicalQuery['terms'] = [];
-    let norm = 0;
-    for (const term of new Set(searchTerms(text))) {
-      if (terms.length >= MAX_QUERY_TERMS) break;
-      const id = this.termIds.get(term);
-      const df = id === undefined ? 0 : this.docFrequency(id);
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      terms.push({ id, text: term, idf });
-      norm += idf;
-    }
-    return { text: text.slice(0, MAX_QUERY_CHARS), terms, norm };
+    return lexicalQuery(this.parts(), text);
   }
 
   /** Relevance (0–1) of every note sharing a word with the query; the best `k` first. */
   search(text: string, k: number): { path: string; relevance: number }[] {
-    return this.best(this.query(text), k).ranked.map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
+    const { ranked } = bestNotes(this.parts(), this.fields, this.query(text), k);
+    return ranked.map(({ score, slot }) => ({ path: this.docs[slot].path, relevance: score }));
   }
 
   /**
@@ -167,7 +143,7 @@ export class NoteBm25 {
    * most notes; a map and a sort of all of them took most of a search.
    */
   relevances(q: LexicalQuery, top: number, alsoPaths: Iterable<string>): Map<string, number> {
-    const { scores, ranked } = this.best(q, top);
+    const { scores, ranked } = bestNotes(this.parts(), this.fields, q, top);
     const out = new Map(ranked.map(({ score, slot }) => [this.docs[slot].path, score]));
     for (const path of alsoPaths) {
       const doc = this.byPath.get(path);
@@ -176,38 +152,20 @@ export class NoteBm25 {
     return out;
   }
 
-  /** Every note's score for the query, and the best `k` notes (`slot`: the note's index) first. */
-  private best(q: LexicalQuery, k: number): { scores: Float64Array; ranked: { score: number; slot: number }[] } {
-    const { scores, touched } = this.scoreAll(q);
-    const top = new TopK(Math.max(0, k));
-    for (const doc of touched) top.push(scores[doc], doc);
-    return { scores, ranked: top.sorted() };
-  }
-
-  /**
-   * Relevance (0–1) of one section for the query: BM25 over its heading path and text, with the
-   * notes' idf, normalized like a note's score. Ranks the sections inside a note.
-   */
+  /** Relevance (0–1) of one section for the query (ranks the sections inside a note). */
   sectionRelevance(q: LexicalQuery, chunk: ChunkRecord): number {
-    if (q.norm === 0) return 0;
-    const tokens = searchTerms(`${chunk.headingPath.join(' ')} ${chunk.text}`);
-    const counts = new Map<string, number>();
-    for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-    const avg = this.chunkTotal > 0 ? this.chunkLengthTotal / this.chunkTotal : tokens.length || 1;
-    const norm = 1 - this.fields.body.b + (this.fields.body.b * tokens.length) / (avg || 1);
-    let score = 0;
-    for (const term of q.terms) {
-      const tf = counts.get(term.text);
-      if (!tf) continue;
-      const t = tf / norm;
-      score += (term.idf * t) / (K1 + t);
-    }
-    return score / q.norm;
+    const avg = this.chunkTotal > 0 ? this.chunkLengthTotal / this.chunkTotal : undefined;
+    return sectionRelevance(q, chunk, avg, this.fields.body.b);
   }
 
   /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
   snapshot(): NoteBm25Snapshot {
-    return compactSnapshot({
+    return compactSnapshot(this.parts());
+  }
+
+  /** The arrays as they are now (a build or an added note may have replaced them since the last call). */
+  private parts(): NoteBm25Parts {
+    return {
       termIds: this.termIds,
       offsets: this.offsets,
       postDocs: this.postDocs,
@@ -217,7 +175,8 @@ export class NoteBm25 {
       dead: this.dead,
       live: this.live,
       lengths: this.lengths,
-    });
+      totals: this.totals,
+    };
   }
 
   /** An index from its snapshot (the lexical file), in slices: a large kiln has hundreds of thousands of terms. */
@@ -250,40 +209,6 @@ export class NoteBm25 {
       this.chunkLengthTotal += snapshot.lengths[doc * F + 3];
       if (doc % 10_000 === 9_999) await nextTurn();
     }
-  }
-
-  private scoreAll(q: LexicalQuery): { scores: Float64Array; touched: number[] } {
-    const scores = new Float64Array(this.docs.length);
-    const touched: number[] = [];
-    if (q.norm === 0) return { scores, touched };
-    const avg = Array.from(this.totals, (total) => (this.live > 0 ? total / this.live : 1) || 1);
-    const params = FIELDS.map((name) => this.fields[name]);
-    const add = (doc: number, tfs: ArrayLike<number>, at: number, idf: number) => {
-      if (this.dead[doc]) return;
-      let tf = 0;
-      for (let f = 0; f < F; f++) {
-        const count = tfs[at + f];
-        if (count === 0) continue;
-        const { weight, b } = params[f];
-        tf += (weight * count) / (1 - b + (b * this.lengths[doc * F + f]) / avg[f]);
-      }
-      if (scores[doc] === 0) touched.push(doc);
-      scores[doc] += (idf * tf) / (K1 + tf) / q.norm;
-    };
-    for (const term of q.terms) {
-      if (term.id === undefined) continue;
-      const id = term.id;
-      const [start, end] = id + 1 < this.offsets.length ? [this.offsets[id], this.offsets[id + 1]] : [0, 0];
-      for (let p = start; p < end; p++) add(this.postDocs[p], this.postTfs, p * F, term.idf);
-      const extra = this.added.get(id);
-      extra?.docs.forEach((doc, i) => add(doc, extra.tfs, i * F, term.idf));
-    }
-    return { scores, touched };
-  }
-
-  private docFrequency(id: number): number {
-    const base = id + 1 < this.offsets.length ? this.offsets[id + 1] - this.offsets[id] : 0;
-    return base + (this.added.get(id)?.docs.length ?? 0);
   }
 
   /** Pass 1: each note's term counts and document frequencies; pass 2: postings laid out by term. */

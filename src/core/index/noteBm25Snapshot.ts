@@ -29,6 +29,8 @@ export interface NoteBm25Parts {
   /** Notes not removed. */
   live: number;
   lengths: Float32Array;
+  /** Sum of each field's length over the live notes. */
+  totals: Float64Array;
 }
 
 /** The parts as one snapshot: live notes renumbered, unused terms dropped, both postings merged per term. */

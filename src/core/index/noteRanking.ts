@@ -1,4 +1,4 @@
-import type { LexicalQuery } from './noteBm25';
+import type { LexicalQuery } from './noteBm25Scoring';
 import { joinHeading, roundScore, type SearchResult } from './searchResult';
 import { makeSnippet } from './snippet';
 import { tokenize } from './tokenize';

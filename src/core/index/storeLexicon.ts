@@ -1,4 +1,4 @@
-import type { LexicalQuery } from './noteBm25';
+import type { LexicalQuery } from './noteBm25Scoring';
 import type { LexicalRanker } from './noteRanking';
 import { tokenize } from './tokenize';
 import type { ChunkRecord, LexicalNote, VectorStore } from './store/vectorStore';
