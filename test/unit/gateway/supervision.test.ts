@@ -179,6 +179,21 @@ describe('supervision of upstreams', () => {
     assert.equal(transport.links.get('x')!.length, 2, 'x was restarted with its new entry');
   });
 
+  test('a config reload arriving while the gateway is disposed (the editor closing) starts no server', async () => {
+    const transport = inMemoryUpstreams({ x: everything, y: everything });
+    const gateway = make({ transport });
+    await gateway.applyConfig([inMemoryConfig('x', 'x_')]);
+    const disposing = gateway.dispose();
+    // The editor applies reloads once the gateway's code has loaded: one can land during or after the dispose.
+    const during = gateway.applyConfig([inMemoryConfig('x', 'x_'), inMemoryConfig('y', 'y_')]);
+    await disposing;
+    const after = gateway.applyConfig([inMemoryConfig('y', 'y_')]);
+    for (const late of [during, after]) await assert.rejects(late, (error: GatewayError) => error.code === 'gateway.stopped');
+    assert.deepEqual(gateway.upstreamNames, []);
+    assert.equal(transport.links.get('y'), undefined, 'y was never started');
+    assert.equal(transport.links.get('x')!.length, 1);
+  });
+
   test('subprocess: process trees: a crashed leader takes its children along; stop ends the whole tree', async () => {
     const dir = await tempDir('tree');
     const gateway = make();
