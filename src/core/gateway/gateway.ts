@@ -48,6 +48,8 @@ export class Gateway {
   private servedSignature = '';
   /** Applies and stops run one at a time: two quick config reloads must not race on the same upstream. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set when dispose starts: a reload queued behind it (the editor closing) must not start servers again. */
+  private disposed = false;
 
   private readonly options: GatewayOptions;
 
@@ -78,6 +80,7 @@ export class Gateway {
   }
 
   private async reconcile(servers: readonly McpServerConfig[]): Promise<{ result: ApplyResult; firstAttempts: Promise<unknown> }> {
+    if (this.disposed) throw new GatewayError('gateway.stopped', 'The gateway has stopped; the [mcp] servers were not started.');
     const result: ApplyResult = { started: [], stopped: [], restarted: [], unchanged: [] };
     const wanted = new Map(servers.map((server) => [server.name, server]));
     const work: Promise<void>[] = [];
@@ -126,6 +129,7 @@ export class Gateway {
 
   /** Stops every upstream, ends every process tree the gateway started, then drops its listeners. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.serialized(async () => {
       await Promise.all([...this.upstreams.entries()].map(([name, entry]) => this.remove(name, entry.upstream)));
     });
