@@ -45,6 +45,8 @@ export class GatewayController implements vscode.Disposable {
   private semanticSearch: SemanticSearchFn | undefined;
   private lastLoaded: { loaded: LoadedConfig; workspaceRoot: string | undefined } | undefined;
   private readonly log: Logger;
+  /** A reload can still arrive while the extension deactivates (its code loads after activation): ignored then. */
+  private disposed = false;
 
   constructor(
     private readonly host: Host,
@@ -80,6 +82,7 @@ export class GatewayController implements vscode.Disposable {
 
   /** Applies a (re)loaded config: kiln tools rebuilt, upstreams reconciled, endpoint started once. */
   async apply(loaded: LoadedConfig, workspaceRoot: string | undefined): Promise<void> {
+    if (this.disposed) return;
     this.lastLoaded = { loaded, workspaceRoot };
     this.rebuildKilnTools(loaded, workspaceRoot);
     const endpoint = this.ensureServing();
@@ -159,9 +162,11 @@ export class GatewayController implements vscode.Disposable {
   async dispose(): Promise<void> {
     // Synchronous part first: the extension host may exit before anything async completes, so every
     // tree gets SIGTERM now; the gateway's dispose then escalates to SIGKILL and the exit hook is the last resort.
+    this.disposed = true;
     this.gateway.killNow('SIGTERM');
     const subscriptions = this.disposables.splice(0);
-    await Promise.allSettled([this.http?.dispose(), this.gateway.dispose()]);
+    // The endpoint may still be starting (an apply just before deactivation): it is closed once it listens.
+    await Promise.allSettled([this.starting?.then((handle) => handle?.dispose()), this.gateway.dispose()]);
     for (const disposable of subscriptions) disposable.dispose();
   }
 }
