@@ -40,6 +40,8 @@ export class IndexController implements vscode.Disposable {
   readonly onDidChangeIndex = this._onDidChangeIndex.event;
   /** This controller's own lines; the KilnIndex it opens takes the plain log and names its topic itself. */
   private readonly indexLog: Logger;
+  /** Set by dispose: an apply still loading the index's code (or checking for an index) then opens and runs nothing. */
+  private disposed = false;
 
   constructor(
     private readonly host: Host,
@@ -77,7 +79,7 @@ export class IndexController implements vscode.Disposable {
     try {
       // The index's code (note parsing, the stores, the embedders) loads here, after activation.
       const { KilnIndex } = await import('../../core/index/kilnIndex');
-      if (key !== this.key) return;
+      if (key !== this.key || this.disposed) return;
       index = new KilnIndex({
         kilnRoot,
         embedding: config.embedding,
@@ -101,7 +103,7 @@ export class IndexController implements vscode.Disposable {
     // Any folder activates Hearth; only a kiln (a workspace config, a configured kiln_path, or an
     // index built before) is indexed unasked, so opening some repository never fetches a model.
     const isKiln = existsSync(loaded.files.workspace) || (loaded.sources.kiln_path ?? 'default') !== 'default' || (await index.exists());
-    if (index !== this.index) return;
+    if (index !== this.index || this.disposed) return;
     if (!isKiln) {
       this.setState({ kind: 'off', reason: 'this folder is not a kiln yet (no .hearth/config.toml); run "Hearth: Reindex" to index it' });
       return;
@@ -151,6 +153,7 @@ export class IndexController implements vscode.Disposable {
 
   /** Stops watching and closes the index, waiting for a write in progress to finish; deactivate() awaits it. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     clearTimeout(this.retry);
     clearTimeout(this.timer);
     this.watcher?.dispose();
