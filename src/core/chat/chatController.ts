@@ -4,70 +4,36 @@
  * knows nothing of VS Code: the editor passes storage, model switching, notes and confirmation in,
  * so the whole flow is unit-tested with a fake AgentCatalog.
  */
-import type { ChatReviews } from './chatReviews';
-import type { AgentCatalog, AgentDescriptor } from '../agents/agentSession';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
-import type { Disposable } from '../lifecycle/disposable';
-import { Emitter } from '../lifecycle/emitter';
-import type { Redactor } from '../logging/redactor';
+import type { Event } from '../lifecycle/emitter';
+import { AgentChoice } from './agentChoice';
 import { AgentSessionSlot } from './agentSessionSlot';
-import { runChatCommand, type ChatModels } from './chatCommands';
-import { newConversation, titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
-import type { HistoryStore } from './historyStore';
+import { runChatCommand } from './chatCommands';
+import { redactedPost, type ChatControllerDeps } from './chatControllerDeps';
+import { titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import { ConversationSlot } from './conversationSlot';
 import { PendingAttachments, type PendingAttachment } from './pendingAttachments';
-import type { AutoContext } from './autoContext';
 import { PermissionPrompts } from './permissionPrompts';
-import { answerNoteRequest, type ChatNotes } from './noteRequests';
+import { answerNoteRequest } from './noteRequests';
+import { PanelReviews } from './panelReviews';
+import { RunningTurn } from './runningTurn';
 import { TurnRunner } from './turnRunner';
 import { parseWebviewMessage, type ChatState, type HostMessage, type WebviewMessage } from './protocol';
 
 export type { ChatModels } from './chatCommands';
-
-export interface ChatControllerDeps {
-  catalog: AgentCatalog;
-  post(message: HostMessage): void;
-  store: HistoryStore;
-  models: ChatModels;
-  notes: ChatNotes;
-  /** Asks before deleting; answers true without asking when `[cli].confirm_destructive` is false. */
-  confirm(message: string, detail?: string): Promise<boolean>;
-  settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean; autoContext?: boolean };
-  /** `[chat].auto_context`: the best note sections for a message (absent: never). */
-  autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
-  cwd(): string;
-  /** The kiln's folder (kiln-relative attachments point there); the workspace when absent. */
-  kilnRoot?(): string | undefined;
-  log: Logger;
-  /** Agent edits waiting for review and the undoable turn (the editor's reviewer); absent: no review cards. */
-  reviews?: ChatReviews;
-  /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
-  redactor?: Redactor;
-  newId?(): string;
-  now?(): number;
-}
-
-function redactedPost(post: (message: HostMessage) => void, redactor: Redactor | undefined): (message: HostMessage) => void {
-  return redactor ? (message) => post(redactor.redactDeep(message)) : post;
-}
+export type { ChatControllerDeps } from './chatControllerDeps';
 
 export class ChatController {
-  private conversation: Conversation;
-  private agents: AgentDescriptor[] = [];
+  private readonly conversations: ConversationSlot;
   private readonly agentSession: AgentSessionSlot;
-  private running: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;
+  private readonly running: RunningTurn;
   private readonly attachments = new PendingAttachments();
-  private pickerWanted: boolean;
+  private readonly agentChoice: AgentChoice;
   private readonly permissions: PermissionPrompts;
-  private readonly _onDidChangeAgent = new Emitter<string | undefined>({
-    onListenerError: (error) => this.log.warn(`a listener of the agent failed: ${describeError(error)}`),
-  });
   /** Fires with the conversation's agent whenever it changes (the status bar item). */
-  readonly onDidChangeAgent = this._onDidChangeAgent.event;
-  private readonly reviewsSubscription: Disposable | undefined;
-  private readonly newId: () => string;
-  private readonly now: () => number;
-  private reviewsTicket = 0;
+  readonly onDidChangeAgent: Event<string | undefined>;
+  private readonly reviews: PanelReviews;
   private readonly turns: TurnRunner;
 
   private readonly deps: ChatControllerDeps;
@@ -76,31 +42,23 @@ export class ChatController {
   constructor(deps: ChatControllerDeps) {
     this.deps = { ...deps, post: redactedPost(deps.post, deps.redactor) };
     this.log = deps.log.child('chat');
-    this.newId = deps.newId ?? (() => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
-    this.now = deps.now ?? Date.now;
+    this.conversations = new ConversationSlot(deps.store, deps.newId, deps.now);
     this.permissions = new PermissionPrompts((m) => deps.post(m));
+    this.running = new RunningTurn(this.permissions);
     this.agentSession = new AgentSessionSlot(deps.catalog, deps.log);
+    this.agentChoice = new AgentChoice(deps.catalog, this.log);
+    this.onDidChangeAgent = this.agentChoice.onDidChange;
     this.turns = new TurnRunner(this.deps, this.agentSession, this.permissions, {
-      agent: () => this.ensureAgent(),
-      runningTurnId: () => this.running?.turn.id,
+      agent: () => this.agentChoice.ensure(this.conversation, (text) => this.notice('info', text)),
+      runningTurnId: () => this.running.turnId,
       notice: (level, text) => this.notice(level, text),
     }, this.log);
-    const lastId = deps.store.lastId();
-    this.conversation = (lastId && deps.store.load(lastId)) || newConversation(this.newId(), this.now());
-    this.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
-    this.reviewsSubscription = deps.reviews?.onDidChange(() => void this.postReviews(this.deps.post));
+    this.agentChoice.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
+    this.reviews = new PanelReviews(deps.reviews, this.deps.post, this.log);
   }
 
-  private async postReviews(post: (message: HostMessage) => void): Promise<void> {
-    if (!this.deps.reviews) return;
-    // Views are built asynchronously (the journal is read): only the newest one may be shown.
-    const ticket = ++this.reviewsTicket;
-    try {
-      const view = await this.deps.reviews.view();
-      if (ticket === this.reviewsTicket) post({ type: 'reviews', view });
-    } catch (error) {
-      this.log.warn(`could not list the pending agent changes: ${describeError(error)}`);
-    }
+  private get conversation(): Conversation {
+    return this.conversations.current;
   }
 
   get activeAgent(): string | undefined {
@@ -108,7 +66,7 @@ export class ChatController {
   }
 
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running.busy;
   }
 
   /**
@@ -133,10 +91,10 @@ export class ChatController {
   private async dispatch(message: WebviewMessage, reply: (message: HostMessage) => void): Promise<void> {
     switch (message.type) {
       case 'ready':
-        await this.refreshAgents();
+        await this.agentChoice.refresh();
         this.postState();
         reply(this.activeNoteMessage());
-        await this.postReviews(reply);
+        await this.reviews.show(reply);
         // A surface that opens while a tool waits for an answer shows the question too.
         return this.permissions.repost(reply);
       case 'send':
@@ -167,10 +125,8 @@ export class ChatController {
         this.attachments.remove(message.index);
         return this.postAttachments();
       case 'review':
-        if (message.decision === 'open') return this.deps.reviews?.open(message.id);
-        return this.deps.reviews?.decide(message.id, message.decision === 'accept');
       case 'undoLastChange':
-        return this.deps.reviews?.undoLast();
+        return this.reviews.answer(message);
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
         return reply({ type: 'models', ids });
@@ -185,9 +141,9 @@ export class ChatController {
   }
 
   async send(text: string): Promise<void> {
-    if (this.running) return this.notice('error', 'A reply is still streaming: stop it first.');
+    if (this.busy) return this.notice('error', 'A reply is still streaming: stop it first.');
     const attachments = this.attachments.take();
-    const turn: Turn = { id: this.newId(), text, attachments: attachments.map((a) => a.ref), events: [], status: 'running' };
+    const turn: Turn = { id: this.conversations.newId(), text, attachments: attachments.map((a) => a.ref), events: [], status: 'running' };
     if (this.conversation.turns.length === 0) this.conversation.title = titleFor(text);
     this.conversation.turns.push(turn);
     this.postAttachments();
@@ -195,33 +151,31 @@ export class ChatController {
   }
 
   async retry(turnId: string): Promise<void> {
-    if (this.running) return;
+    if (this.busy) return;
     const turn = this.conversation.turns.find((t) => t.id === turnId);
     if (!turn) return;
     turn.events = [];
     turn.status = 'running';
-    await this.run(
-      turn,
-      turn.attachments.map((ref) => ({ ref })),
-    );
+    await this.run(turn, turn.attachments.map((ref) => ({ ref })));
   }
 
   /** Cancels the running turn: the agent's request is aborted and open permission prompts reject. */
   async stop(): Promise<void> {
-    const running = this.running;
-    if (!running) return;
-    running.abort.abort();
-    this.permissions.cancelAll();
-    await running.done;
+    await this.running.stop();
+  }
+
+  /** Stops the running turn and ends the agent session (before the conversation or its agent changes). */
+  private async endSession(): Promise<void> {
+    await this.stop();
+    await this.agentSession.end();
   }
 
   async newChat(): Promise<void> {
-    await this.stop();
-    await this.agentSession.end();
+    await this.endSession();
     // "New" keeps the agent picked for this panel; the picker shows only while none was picked.
     const agent = this.conversation.agent;
-    this.conversation = newConversation(this.newId(), this.now(), agent);
-    this.pickerWanted = this.deps.settings().lazyAgentSelection && !agent;
+    this.conversations.startNew(agent);
+    this.agentChoice.pickerWanted = this.deps.settings().lazyAgentSelection && !agent;
     this.attachments.clear();
     this.fireAgent();
     this.postState();
@@ -229,31 +183,26 @@ export class ChatController {
 
   /** Empties the current conversation (and the agent's memory of it: a fresh session). */
   async clear(): Promise<void> {
-    await this.stop();
-    await this.agentSession.end();
-    const id = this.conversation.id;
-    this.conversation = newConversation(this.newId(), this.now(), this.conversation.agent);
-    await this.deps.store.delete(id);
+    await this.endSession();
+    await this.conversations.clear();
     this.postState();
   }
 
   async pickAgent(name: string): Promise<void> {
-    if (this.agents.length === 0 || !this.agents.some((a) => a.name === name)) await this.refreshAgents();
-    const agent = this.agents.find((a) => a.name === name);
-    if (!agent) return this.notice('error', `No agent named "${name}". Known: ${this.agents.map((a) => a.name).join(', ') || 'none'}.`);
-    if (!agent.available) return this.notice('error', `${agent.name} is not available: ${agent.unavailableReason ?? 'unknown reason'}.`);
+    const agent = await this.agentChoice.find(name);
+    if ('error' in agent) return this.notice('error', agent.error);
     await this.stop();
     if (this.conversation.agent !== name) await this.agentSession.end();
     this.conversation.agent = name;
-    this.pickerWanted = false;
+    this.agentChoice.pickerWanted = false;
     this.fireAgent();
     this.postState();
   }
 
   /** Opens the agent picker (`:agent` without a name). */
   async showPicker(): Promise<void> {
-    await this.refreshAgents();
-    this.pickerWanted = true;
+    await this.agentChoice.refresh();
+    this.agentChoice.pickerWanted = true;
     this.postState();
   }
 
@@ -284,9 +233,9 @@ export class ChatController {
   postState(): void {
     const state: ChatState = {
       settings: { enableMarkdown: this.deps.settings().enableMarkdown },
-      agents: this.agents,
+      agents: this.agentChoice.agents,
       ...(this.conversation.agent ? { activeAgent: this.conversation.agent } : {}),
-      showPicker: this.pickerWanted,
+      showPicker: this.agentChoice.pickerWanted,
       model: this.deps.models.currentId(),
       conversation: this.conversation,
       history: this.deps.store.list(),
@@ -297,71 +246,43 @@ export class ChatController {
   }
 
   async dispose(): Promise<void> {
-    await this.stop();
-    await this.agentSession.end();
-    this._onDidChangeAgent.dispose();
-    await this.reviewsSubscription?.dispose();
+    await this.endSession();
+    this.agentChoice.dispose();
+    await this.reviews.dispose();
   }
 
   private async run(turn: Turn, attachments: PendingAttachment[]): Promise<void> {
-    const abort = new AbortController();
-    let finish!: () => void;
-    this.running = { turn, abort, done: new Promise<void>((resolve) => (finish = resolve)) };
-    this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
-    const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
-    await this.turns.run(turn, attachments, earlier, abort);
-    this.conversation.updatedAt = this.now();
-    this.running = undefined;
-    this.deps.post({ type: 'turnEnd', turnId: turn.id });
-    // The turn's applied edits are now the newest undoable change.
-    void this.postReviews(this.deps.post);
-    try {
-      await this.deps.store.save(this.conversation);
-      await this.deps.store.setLast(this.conversation.id);
-      this.postState();
-    } catch (error) {
-      this.log.error(`saving the conversation failed: ${describeError(error)}`);
-    }
-    finish();
-  }
-
-  /** The conversation's agent: the catalog's default when none was picked yet. */
-  private async ensureAgent(): Promise<string> {
-    if (!this.conversation.agent) {
-      this.conversation.agent = await this.deps.catalog.defaultAgent();
-      this.pickerWanted = false;
-      this.fireAgent();
-      // Restricted Mode: say why the conversation runs on the internal agent instead of an external one.
-      const fallback = await this.deps.catalog.trustFallback?.();
-      if (fallback) this.notice('info', `${fallback[0].toUpperCase()}${fallback.slice(1)}.`);
-    }
-    return this.conversation.agent;
-  }
-
-  private async refreshAgents(): Promise<void> {
-    try {
-      this.agents = await this.deps.catalog.list();
-    } catch (error) {
-      this.log.error(`listing agents failed: ${describeError(error)}`);
-    }
+    const body = async (abort: AbortController) => {
+      this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
+      const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
+      await this.turns.run(turn, attachments, earlier, abort);
+      this.conversation.updatedAt = this.conversations.now();
+    };
+    await this.running.run(turn, body, async () => {
+      this.deps.post({ type: 'turnEnd', turnId: turn.id });
+      // The turn's applied edits are now the newest undoable change.
+      void this.reviews.show();
+      try {
+        await this.conversations.save();
+        this.postState();
+      } catch (error) {
+        this.log.error(`saving the conversation failed: ${describeError(error)}`);
+      }
+    });
   }
 
   private async open(id: string): Promise<void> {
-    const conversation = this.deps.store.load(id);
+    const conversation = this.conversations.saved(id);
     if (!conversation) return this.notice('error', 'That conversation is no longer saved.');
-    await this.stop();
-    await this.agentSession.end();
-    this.conversation = conversation;
-    this.pickerWanted = false;
-    await this.deps.store.setLast(id);
+    await this.endSession();
+    await this.conversations.show(conversation);
+    this.agentChoice.pickerWanted = false;
     this.fireAgent();
     this.postState();
   }
 
   private async deleteConversation(id: string): Promise<void> {
-    const summary = this.deps.store.list().find((s) => s.id === id);
-    if (!(await this.deps.confirm(`Delete the conversation "${summary?.title ?? id}"?`, 'It cannot be restored.'))) return;
-    await this.deps.store.delete(id);
+    if (!(await this.conversations.delete(id, (message, detail) => this.deps.confirm(message, detail)))) return;
     if (id === this.conversation.id) return this.newChat();
     this.postState();
   }
@@ -371,6 +292,6 @@ export class ChatController {
   }
 
   private fireAgent(): void {
-    this._onDidChangeAgent.fire(this.conversation.agent);
+    this.agentChoice.fire(this.conversation.agent);
   }
 }

@@ -1,0 +1,41 @@
+/**
+ * What the host passes a chat panel's controller: the agents, the webview, storage, models, notes,
+ * confirmation and settings. The editor backs them with VS Code; the tests with a fake catalog and maps.
+ */
+import type { AgentCatalog } from '../agents/agentSession';
+import type { Logger } from '../host';
+import type { Redactor } from '../logging/redactor';
+import type { AutoContext } from './autoContext';
+import type { ChatModels } from './chatCommands';
+import type { ChatReviews } from './chatReviews';
+import type { HistoryStore } from './historyStore';
+import type { ChatNotes } from './noteRequests';
+import type { HostMessage } from './protocol';
+
+export interface ChatControllerDeps {
+  catalog: AgentCatalog;
+  post(message: HostMessage): void;
+  store: HistoryStore;
+  models: ChatModels;
+  notes: ChatNotes;
+  /** Asks before deleting; answers true without asking when `[cli].confirm_destructive` is false. */
+  confirm(message: string, detail?: string): Promise<boolean>;
+  settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean; autoContext?: boolean };
+  /** `[chat].auto_context`: the best note sections for a message (absent: never). */
+  autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
+  cwd(): string;
+  /** The kiln's folder (kiln-relative attachments point there); the workspace when absent. */
+  kilnRoot?(): string | undefined;
+  log: Logger;
+  /** Agent edits waiting for review and the undoable turn (the editor's reviewer); absent: no review cards. */
+  reviews?: ChatReviews;
+  /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
+  redactor?: Redactor;
+  newId?(): string;
+  now?(): number;
+}
+
+/** `post` with every message passing the redactor first (when there is one). */
+export function redactedPost(post: (message: HostMessage) => void, redactor: Redactor | undefined): (message: HostMessage) => void {
+  return redactor ? (message) => post(redactor.redactDeep(message)) : post;
+}
