@@ -2,7 +2,8 @@
 // is indexed on activation with the real transformers.js (bundled in dist/embedWorker.js, ONNX
 // Runtime shipped in the vsix) on the tiny generated model from a local folder; the index status
 // item counts the notes; "Hearth: Semantic Search" finds a note as you type and opens it at the
-// hit's line; a note created on disk afterwards is indexed in the background and found too.
+// hit's line; a note created on disk afterwards is indexed in the background and found too. An index
+// that cannot be built (a missing model folder) says so in a notification, not only on the status item.
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
 // is missing, a failure in CI.
@@ -145,4 +146,25 @@ test('Clear Index asks first and empties the index; the quick pick then offers R
   await reindexRow.waitFor({ timeout: 30_000 });
   await reindexRow.click();
   await indexShows(2);
+});
+
+test('an index that cannot be built says so in a notification (opening and Reindex), not only with a status icon', { skip, timeout: 180_000 }, async () => {
+  await indexShows(2);
+  await page.locator('.part.editor').click();
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  const missing = join(scratch!.path, 'no-such-model');
+  writeFileSync(join(ws, '.hearth', 'config.toml'), `[embedding]\nprovider = "local_cpu"\nmodel = ${JSON.stringify(missing)}\n`);
+  const failure = toast(/indexing failed: The embedding model folder .*no-such-model does not exist/);
+  await failure.waitFor({ timeout: 60_000 }).catch(async (e) => { console.log('TOASTS', await page.locator('.notifications-toasts').evaluate((el) => el.outerHTML.slice(0, 3000) + ' visible=' + getComputedStyle(el).display)); await screenshot(page, 'DEBUG-fail'); throw e; });
+  await until('the index status "Index failed"', async () => ((await indexStatus()).includes('Index failed') ? true : undefined), 30_000);
+  await screenshot(page, 'search-index-failed');
+  // The notification offers the log.
+  await failure.locator('.monaco-button', { hasText: 'Show Log' }).first().click();
+  await page.locator('.part.panel .monaco-editor', { hasText: 'does not exist' }).first().waitFor({ timeout: 30_000 });
+  // An explicit Reindex fails the same way and says so again.
+  await page.locator('.part.editor').click();
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await until('the notification gone', async () => ((await toast(/indexing failed/).count()) === 0 ? true : undefined), 15_000);
+  await reindex();
+  await toast(/indexing failed: The embedding model folder .*no-such-model does not exist/).waitFor({ timeout: 60_000 });
 });

@@ -20,6 +20,8 @@ import type { KilnIndex } from '../../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
+/** configCommands.ts registers it; named here so this file does not load the config commands. */
+const SHOW_LOG_COMMAND = 'hearth.showLog';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
 const WATCH_DEBOUNCE_MS = 1500;
 
@@ -95,8 +97,10 @@ export class IndexController implements vscode.Disposable {
         log: this.log,
       });
     } catch (error) {
+      // A model folder that does not exist fails here, before any run.
       this.setState({ kind: 'error', message: describeError(error) });
       this.indexLog.error(`${describeError(error)}`);
+      void this.showFailure(describeError(error));
       return;
     }
     await this.replace(index);
@@ -240,8 +244,15 @@ export class IndexController implements vscode.Disposable {
       }
       this.setState({ kind: 'error', message: describeError(error) });
       this.indexLog.error(`${describeError(error)}`);
+      // A run the user started or waits for (opening, Reindex, Rebuild) must not fail with only a status icon to show for it.
+      if (options.title) void this.showFailure(describeError(error));
       return undefined;
     }
+  }
+
+  private async showFailure(message: string): Promise<void> {
+    const action = await vscode.window.showErrorMessage(`Hearth: indexing failed: ${this.redactor.redact(message)}`, 'Show Log');
+    if (action === 'Show Log') await vscode.commands.executeCommand(SHOW_LOG_COMMAND);
   }
 
   private setState(state: IndexState): void {
@@ -271,7 +282,7 @@ export class IndexController implements vscode.Disposable {
         item.tooltip = `Hearth index: ${s.message}`;
         break;
       case 'error':
-        item.text = '$(warning) Index';
+        item.text = '$(warning) Index failed';
         item.tooltip = `Hearth index: ${s.message} (see Hearth: Show Log)`;
         break;
     }
