@@ -40,6 +40,17 @@ export const fileNames = (gen: number) => ({
   meta: `chunks-${gen}.jsonl`,
 });
 
+/** The paths of generation `gen`'s three files in `dir`. */
+export function generationFiles(dir: string, gen: number): { q8: string; f32: string; meta: string } {
+  const names = fileNames(gen);
+  return { q8: path.join(dir, names.q8), f32: path.join(dir, names.f32), meta: path.join(dir, names.meta) };
+}
+
+/** Whether two manifests record the same commit (when not, another writer committed or compacted since). */
+export function sameCommit(a: Manifest, b: Manifest): boolean {
+  return a.gen === b.gen && a.meta.bytes === b.meta.bytes && a.meta.crc === b.meta.crc;
+}
+
 export async function readManifest(dir: string): Promise<Manifest | undefined> {
   let text: string;
   try {
@@ -121,7 +132,8 @@ export function verifyStreaming(file: string, state: FileState): void {
   if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
 }
 
-function openForReading(file: string): number {
+/** A descriptor for reading a file the manifest records; missing, the index is damaged. */
+export function openForReading(file: string): number {
   try {
     return fs.openSync(file, 'r');
   } catch (error) {
@@ -144,12 +156,12 @@ export function appendSynced(file: string, state: FileState, data: Uint8Array, f
 
 /** Writes the three files of a new generation (compaction); the manifest still names the old one. */
 export function writeGeneration(dir: string, gen: number, data: { q8: Uint8Array; f32: Uint8Array; meta: Uint8Array }): Pick<Manifest, 'q8' | 'f32' | 'meta'> {
-  const names = fileNames(gen);
+  const files = generationFiles(dir, gen);
   const empty: FileState = { bytes: 0, crc: 0 };
   return {
-    q8: appendSynced(path.join(dir, names.q8), empty, data.q8, 'w'),
-    f32: appendSynced(path.join(dir, names.f32), empty, data.f32, 'w'),
-    meta: appendSynced(path.join(dir, names.meta), empty, data.meta, 'w'),
+    q8: appendSynced(files.q8, empty, data.q8, 'w'),
+    f32: appendSynced(files.f32, empty, data.f32, 'w'),
+    meta: appendSynced(files.meta, empty, data.meta, 'w'),
   };
 }
 

@@ -1,10 +1,11 @@
-import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { Float32Slots } from './float32Slots';
 import { Int8Slots } from './int8Slots';
-import { withLock, tryAcquireLock } from '../../fs/crossProcessLock';
-import { appendSynced, fileNames, WRITER_LOCK, otherGenerations, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
+import { withLock } from '../../fs/crossProcessLock';
+import { appendSynced, generationFiles, sameCommit, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
+import { trimLeftovers } from './flatLeftovers';
 import { encodeNote, readChunkLog, type NoteLine } from './flatMeta';
 import { FlatNotes } from './flatNotes';
 import { liveGeneration } from './flatCompaction';
@@ -21,14 +22,6 @@ export interface FlatStoreOptions {
    * default: each float32 vector carries its own CRC, checked whenever it is read for re-ranking.
    */
   verifyOnOpen?: boolean;
-}
-
-function openVectors(file: string): number {
-  try {
-    return fs.openSync(file, 'r');
-  } catch (error) {
-    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
-  }
 }
 
 /** A compaction of a large index rewrites every vector; a commit waits that long at most. */
@@ -49,17 +42,15 @@ export class FlatStore implements VectorStore {
   private slots = 0;
   private committedSlots = 0;
   private readonly notes: FlatNotes;
-  private pendingF32 = new Map<number, Float32Array>();
+  private readonly f32: Float32Slots;
   private pendingMeta: string[] = [];
-  private readFd: number | undefined;
-  private readonly scratch: Float32Array;
 
   constructor(
     readonly dir: string,
     readonly header: StoreHeader,
     private readonly options: FlatStoreOptions = {},
   ) {
-    this.scratch = new Float32Array(header.dim);
+    this.f32 = new Float32Slots(header.dim, dir);
     this.notes = new FlatNotes(dir);
   }
 
@@ -97,15 +88,15 @@ export class FlatStore implements VectorStore {
       }
       try {
         await this.load(m);
-        this.readFd = openVectors(this.files().f32);
+        this.f32.openRecorded(this.files().f32);
         break;
       } catch (error) {
         const now = await readManifest(this.dir).catch(() => undefined);
-        const moved = now !== undefined && (now.gen !== m.gen || now.meta.bytes !== m.meta.bytes || now.meta.crc !== m.meta.crc);
+        const moved = now !== undefined && !sameCommit(now, m);
         if (!(error instanceof StoreCorruptError) || !moved || attempt >= OPEN_ATTEMPTS) throw error;
       }
     }
-    await this.trimLeftovers();
+    await trimLeftovers(this.dir, this.manifest);
   }
 
   private async load(m: Manifest): Promise<void> {
@@ -131,42 +122,6 @@ export class FlatStore implements VectorStore {
     await readChunkLog(Buffer.from(meta.buffer, meta.byteOffset, meta.byteLength), (note) => this.notes.applyDecoded(note, this.slots), damaged);
   }
 
-  /**
-   * Drops what an interrupted commit left past the committed ends, an interrupted compaction's
-   * generation and dead writers' temp manifests — only while holding the writer lock, and only
-   * past the ends the manifest on disk *now* records. When a writer is busy it is left for later.
-   */
-  private async trimLeftovers(): Promise<void> {
-    // Most opens find nothing to drop: look without the lock first (taking it writes a file and removes it).
-    if (!this.hasLeftovers()) return;
-    const lock = await tryAcquireLock(this.writerLockPath).catch(() => undefined);
-    if (!lock) return;
-    try {
-      const m = await readManifest(this.dir);
-      if (!m) return;
-      const names = fileNames(m.gen);
-      for (const key of ['q8', 'f32', 'meta'] as const) {
-        const file = path.join(this.dir, names[key]);
-        if (fs.statSync(file).size > m[key].bytes) fs.truncateSync(file, m[key].bytes);
-      }
-      await removeOtherGenerations(this.dir, m.gen);
-    } finally {
-      await lock.release();
-    }
-  }
-
-  /** Whether the files are longer than the loaded manifest records, or another generation's files lie beside them. */
-  private hasLeftovers(): boolean {
-    try {
-      const names = fileNames(this.manifest.gen);
-      if ((['q8', 'f32', 'meta'] as const).some((key) => fs.statSync(path.join(this.dir, names[key])).size > this.manifest[key].bytes)) return true;
-      return otherGenerations(fs.readdirSync(this.dir), this.manifest.gen).length > 0;
-    } catch {
-      // Unreadable here: the locked pass decides.
-      return true;
-    }
-  }
-
   async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void> {
     if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
     for (const v of vectors) {
@@ -179,7 +134,7 @@ export class FlatStore implements VectorStore {
       const slot = this.slots++;
       const v = normalized(vectors[i]);
       const q = quantizeInto(v, this.q8.slot(slot));
-      this.pendingF32.set(slot, v);
+      this.f32.stage(slot, v);
       const crc = crc32(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
       line.chunks.push({ chunk: { ...chunk, notePath, contentHash: hash }, slot, scale: q.scale, error: q.error, crc });
     });
@@ -251,8 +206,7 @@ export class FlatStore implements VectorStore {
     const m = this.manifest;
     await this.assertUnchangedOnDisk();
     const q8 = this.q8.bytes(this.committedSlots, this.slots).slice();
-    const f32 = new Float32Array((this.slots - this.committedSlots) * this.header.dim);
-    for (let s = this.committedSlots; s < this.slots; s++) f32.set(this.pendingF32.get(s)!, (s - this.committedSlots) * this.header.dim);
+    const f32 = this.f32.stagedRange(this.committedSlots, this.slots);
     const meta = Buffer.from(this.pendingMeta.join('\n') + '\n', 'utf8');
     const next: Manifest = { ...m, slots: this.slots };
     next.q8 = appendSynced(files.q8, m.q8, q8);
@@ -261,14 +215,14 @@ export class FlatStore implements VectorStore {
     await writeManifest(this.dir, next);
     this.manifest = next;
     this.committedSlots = this.slots;
-    this.pendingF32.clear();
+    this.f32.dropStaged();
     this.pendingMeta = [];
     const dead = this.slots - this.notes.live;
     return dead >= (this.options.compactMinDead ?? 1024) && dead > (this.options.compactRatio ?? 0.3) * this.slots;
   }
 
   async clear(): Promise<void> {
-    this.closeFd();
+    this.f32.close();
     await this.withWriterLock(async () => {
       const onDisk = await readManifest(this.dir).catch(() => undefined);
       await this.reset(Math.max(this.manifest?.gen ?? 0, onDisk?.gen ?? 0) + 1);
@@ -276,8 +230,8 @@ export class FlatStore implements VectorStore {
   }
 
   async dispose(): Promise<void> {
-    this.closeFd();
-    this.pendingF32.clear();
+    this.f32.close();
+    this.f32.dropStaged();
     this.pendingMeta = [];
   }
 
@@ -296,38 +250,35 @@ export class FlatStore implements VectorStore {
     const { order, q8, f32, meta } = liveGeneration(this.notes, this.q8, (slot) => this.vector(slot), dim);
     const next: Manifest = { ...this.manifest, gen, slots: order.length, ...writeGeneration(this.dir, gen, { q8, f32, meta }) };
     await writeManifest(this.dir, next);
-    this.closeFd();
+    this.f32.close();
     this.manifest = next;
     this.q8.bytes(0, order.length).set(q8);
     this.notes.moved(order);
     this.slots = this.committedSlots = order.length;
-    this.readFd = fs.openSync(this.files().f32, 'r');
+    this.f32.open(this.files().f32);
     await removeOtherGenerations(this.dir, gen);
   }
 
   /** Two writers (editor and CLI) must not append over each other: the later one is told to reopen. */
   private async assertUnchangedOnDisk(): Promise<void> {
     const onDisk = await readManifest(this.dir).catch(() => undefined);
-    if (!onDisk || onDisk.gen !== this.manifest.gen || onDisk.meta.bytes !== this.manifest.meta.bytes || onDisk.meta.crc !== this.manifest.meta.crc) {
-      throw new StoreConflictError(this.dir);
-    }
+    if (!onDisk || !sameCommit(onDisk, this.manifest)) throw new StoreConflictError(this.dir);
   }
 
   /** Starts an empty generation `gen`; only under the writer lock (it truncates that generation's files). */
   private async reset(gen: number): Promise<void> {
     const dimPad = Math.ceil(this.header.dim / 16) * 16;
     const empty: FileState = { bytes: 0, crc: 0 };
-    const files = fileNames(gen);
-    for (const f of Object.values(files)) await fsp.writeFile(path.join(this.dir, f), '');
+    for (const file of Object.values(generationFiles(this.dir, gen))) await fsp.writeFile(file, '');
     this.manifest = { format: FORMAT, version: VERSION, header: { ...this.header }, gen, dimPad, slots: 0, q8: empty, f32: empty, meta: empty };
     await writeManifest(this.dir, this.manifest);
     await removeOtherGenerations(this.dir, gen);
     this.q8.layout(dimPad);
     this.slots = this.committedSlots = 0;
     this.notes.clear();
-    this.pendingF32.clear();
+    this.f32.dropStaged();
     this.pendingMeta = [];
-    this.readFd = fs.openSync(this.files().f32, 'r');
+    this.f32.open(this.files().f32);
   }
 
   private ensureCapacity(slots: number): void {
@@ -336,24 +287,10 @@ export class FlatStore implements VectorStore {
   }
 
   private vector(slot: number): Float32Array {
-    const pending = this.pendingF32.get(slot);
-    if (pending) return pending;
-    const bytes = this.header.dim * 4;
-    const buf = new Uint8Array(this.scratch.buffer);
-    if (fs.readSync(this.readFd!, buf, 0, bytes, slot * bytes) !== bytes) {
-      throw new StoreCorruptError(`The vector file of the index in ${this.dir} is shorter than recorded.`);
-    }
-    if (crc32(buf) !== this.notes.table.crc[slot]) throw new StoreCorruptError(`A vector of the index in ${this.dir} fails its checksum.`);
-    return this.scratch;
+    return this.f32.vector(slot, this.notes.table.crc[slot]);
   }
 
   private files() {
-    const f = fileNames(this.manifest.gen);
-    return { q8: path.join(this.dir, f.q8), f32: path.join(this.dir, f.f32), meta: path.join(this.dir, f.meta) };
-  }
-
-  private closeFd(): void {
-    if (this.readFd !== undefined) fs.closeSync(this.readFd);
-    this.readFd = undefined;
+    return generationFiles(this.dir, this.manifest.gen);
   }
 }
