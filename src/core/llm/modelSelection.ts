@@ -71,8 +71,12 @@ export class ModelSelection {
   /** Switches for the session: `provider/model`, `provider/` (its default model) or a bare model name. */
   switchTo(id: string): ProviderSettings {
     const { config, sources } = this.snapshot();
-    const names = configuredProviders(config, sources).map((p) => p.name);
-    const ref = parseModelId(id, names, this.current().name);
+    const providers = configuredProviders(config, sources);
+    const names = providers.map((p) => p.name);
+    // The status bar names the implicit [chat] provider by its type ("local_runner/llama3.2"): what it shows must read back.
+    const implicit = providers.find((p) => p.implicit);
+    const parsed = parseModelId(id, implicit ? [...names, implicit.type] : names, this.current().name);
+    const ref = implicit && parsed.provider === implicit.type ? { ...parsed, provider: implicit.name } : parsed;
     if (!names.includes(ref.provider)) {
       throw new LlmError('llm.unknown_provider', `no provider named "${ref.provider}" is configured (configured: ${names.join(', ')})`, ref.provider);
     }

@@ -136,3 +136,32 @@ test('with the implicit provider, bare names and chat/ switch its model', async 
     await ws.done();
   }
 });
+
+test('with the implicit provider, the status bar\'s label (its type, local_runner/model) switches it too', async () => {
+  const ws = await workspace('[chat]\nprovider = "ollama"\n');
+  try {
+    const loaded = await ws.load();
+    const selection = new ModelSelection(() => loaded);
+    selection.switchTo('local_runner/qwen2.5:0.5b');
+    assert.equal(selection.currentId(), 'chat/qwen2.5:0.5b', 'not a model named "local_runner/qwen2.5:0.5b"');
+    selection.switchTo('local_runner/');
+    assert.equal(selection.currentId(), 'chat/llama3.2');
+    // Another type's name is still part of the model name (a local runner's hf.co/… or library/…).
+    selection.switchTo('cloud_a/gpt-4o');
+    assert.equal(selection.currentId(), 'chat/cloud_a/gpt-4o');
+  } finally {
+    await ws.done();
+  }
+});
+
+test('with [llm.providers], a provider type is no alias: "local_runner/x" is a model of the current provider', async () => {
+  const ws = await workspace(WORKSPACE_TOML);
+  try {
+    const loaded = await ws.load();
+    const selection = new ModelSelection(() => loaded);
+    selection.switchTo('local_runner/x');
+    assert.equal(selection.currentId(), 'local/local_runner/x');
+  } finally {
+    await ws.done();
+  }
+});
