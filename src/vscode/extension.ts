@@ -158,7 +158,10 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       kilnIndex = index;
       own(
         index,
-        vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, () => showSemanticSearch(index.current, log)),
+        vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, async () => {
+          await index.whenOpened();
+          return showSemanticSearch(index.current, log);
+        }),
         vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
         vscode.commands.registerCommand('hearth.rebuildIndex', () => index.rebuild()),
         vscode.commands.registerCommand('hearth.clearIndex', () => index.clear()),

@@ -44,6 +44,7 @@ export class IndexController implements vscode.Disposable {
   private readonly indexLog: Logger;
   /** Set by dispose: an apply still loading the index's code (or checking for an index) then opens and runs nothing. */
   private disposed = false;
+  private opened: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly host: Host,
@@ -63,6 +64,19 @@ export class IndexController implements vscode.Disposable {
     return this.index;
   }
 
+  /**
+   * Settles once the newest apply has opened its index or knows there is none (not when its run
+   * ends): a command that activated the extension runs while the index's code is still loading, and
+   * waits here instead of saying there is no index.
+   */
+  async whenOpened(): Promise<void> {
+    // A reload meanwhile starts another apply: wait for the newest.
+    for (let opened = this.opened; ; opened = this.opened) {
+      await opened;
+      if (opened === this.opened) return;
+    }
+  }
+
   /** A (re)loaded config: a new index when what it depends on changed, then an incremental run. */
   async apply(loaded: LoadedConfig, workspaceRoot: string | undefined): Promise<void> {
     const { config } = loaded;
@@ -72,6 +86,17 @@ export class IndexController implements vscode.Disposable {
     const key = JSON.stringify([kilnRoot, config.embedding, config.processing.store, config.processing.exclude, config.processing.max_file_size_kb, apiKey]);
     if (key === this.key) return;
     this.key = key;
+    let settle = () => {};
+    this.opened = new Promise<void>((resolve) => (settle = resolve));
+    try {
+      await this.openIndex(loaded, workspaceRoot, kilnRoot, key);
+    } finally {
+      settle();
+    }
+  }
+
+  private async openIndex(loaded: LoadedConfig, workspaceRoot: string | undefined, kilnRoot: string | undefined, key: string): Promise<void> {
+    const { config } = loaded;
     await this.replace(undefined);
     if (!kilnRoot) {
       this.setState({ kind: 'off', reason: 'no workspace folder' });
@@ -118,7 +143,7 @@ export class IndexController implements vscode.Disposable {
 
   /** "Hearth: Reindex": brings the index up to date (changed notes only, like `hearth index`) and says what it did. */
   async reindex(): Promise<void> {
-    const index = this.requireIndex();
+    const index = await this.requireIndex();
     if (!index) return;
     if (!this.watcher) this.watch(index);
     const report = await this.run(index, { title: 'Hearth: updating the index' });
@@ -130,7 +155,7 @@ export class IndexController implements vscode.Disposable {
    * (hosted embedders charge per token). Always asked, whatever `confirm_destructive` says.
    */
   async rebuild(): Promise<void> {
-    const index = this.requireIndex();
+    const index = await this.requireIndex();
     if (!index) return;
     const notes = await index.kilnNoteCount().catch(() => undefined);
     const what = notes === undefined ? 'every note of the kiln' : `${notes} note${notes === 1 ? '' : 's'}`;
@@ -147,7 +172,7 @@ export class IndexController implements vscode.Disposable {
 
   /** "Hearth: Clear Index": confirmed when `confirm_destructive`; the index stays empty until Reindex. */
   async clear(): Promise<void> {
-    const index = this.requireIndex();
+    const index = await this.requireIndex();
     if (!index) return;
     if (!(await this.host.confirm('Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`))) return;
     await index.clear();
@@ -166,7 +191,8 @@ export class IndexController implements vscode.Disposable {
     await this.index?.dispose();
   }
 
-  private requireIndex(): KilnIndex | undefined {
+  private async requireIndex(): Promise<KilnIndex | undefined> {
+    await this.whenOpened();
     if (!this.index) vscode.window.showWarningMessage(`Hearth: no index (${this.state.kind === 'off' ? this.state.reason : this.state.kind === 'error' ? this.state.message : 'not ready'}).`);
     return this.index;
   }
