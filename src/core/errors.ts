@@ -12,9 +12,10 @@ export type ErrorArea = (typeof ERROR_AREAS)[number];
  */
 export type ErrorCode = `${ErrorArea}.${string}`;
 
-export class HearthError extends Error {
+/** `C` narrows `code` to an area's own union: `class AgentError extends HearthError<AgentErrorCode> {}`. */
+export class HearthError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: C,
     message: string,
     options?: { cause?: unknown },
   ) {

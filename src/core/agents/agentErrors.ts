@@ -11,12 +11,4 @@ export type AgentErrorCode =
   /** The session was disposed. */
   | 'agent.disposed';
 
-export class AgentError extends HearthError {
-  constructor(
-    override readonly code: AgentErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(code, message, options);
-  }
-}
+export class AgentError extends HearthError<AgentErrorCode> {}

@@ -10,12 +10,4 @@ export type ChangeErrorCode =
   | 'changes.declined';
 
 /** A change-journal failure; `code` says which, the message what to do. */
-export class ChangeError extends HearthError {
-  constructor(
-    override readonly code: ChangeErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(code, message, options);
-  }
-}
+export class ChangeError extends HearthError<ChangeErrorCode> {}

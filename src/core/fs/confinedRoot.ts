@@ -105,21 +105,12 @@ export class ConfinedRoot {
   /** File or folder facts, confined like a read; undefined when nothing is there. */
   async stat(input: string | ConfinedPath): Promise<Stats | undefined> {
     const path = typeof input === 'string' ? confinePath(input, { allowRoot: true }) : input;
-    const { root } = await this.anchor.probe();
-    const absolute = join(root, ...path.segments);
-    let fd: number;
+    const opened = await this.openInside(path, false, 'here');
+    if ('absent' in opened) return undefined;
     try {
-      fd = await openFd(absolute, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
-    } catch (error) {
-      if (isAbsent(error)) return undefined;
-      if (isLink(error)) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not follow links here`, path.relative, { cause: error });
-      throw error;
-    }
-    try {
-      await this.anchor.checkInside(fd, absolute, path.relative);
-      return fstatSync(fd);
+      return fstatSync(opened.fd);
     } finally {
-      closeFd(fd, () => {});
+      closeFd(opened.fd, () => {});
     }
   }
 
@@ -234,25 +225,10 @@ export class ConfinedRoot {
    * cheap as the unconfined readFile it replaced on the hot paths (read_note, indexing).
    */
   private async openFile(path: ConfinedPath): Promise<{ fd: number; info: Stats }> {
-    const { root } = await this.anchor.probe();
-    const absolute = join(root, ...path.segments);
-    let fd: number;
+    const opened = await this.openInside(path, this.options.followInnerFileLinks === true, 'to notes');
+    if ('absent' in opened) throw notFound(path.relative, opened.absent);
+    const { fd } = opened;
     try {
-      // O_NONBLOCK: a FIFO planted as a note must not hang the open; it is refused below.
-      fd = await openFd(absolute, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
-    } catch (error) {
-      if (isAbsent(error)) throw notFound(path.relative, error);
-      if (!isLink(error)) throw error;
-      if (!this.options.followInnerFileLinks) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not follow links to notes`, path.relative, { cause: error });
-      try {
-        fd = await openFd(absolute, constants.O_RDONLY | NONBLOCK);
-      } catch (inner) {
-        if (isAbsent(inner)) throw notFound(path.relative, inner);
-        throw inner;
-      }
-    }
-    try {
-      await this.anchor.checkInside(fd, absolute, path.relative);
       const info = fstatSync(fd);
       if (!info.isFile()) throw new ConfinedFileError('fs.not_a_file', `"${path.relative}" is not a regular file`, path.relative);
       return { fd, info };
@@ -260,6 +236,38 @@ export class ConfinedRoot {
       closeSync(fd);
       throw error;
     }
+  }
+
+  /**
+   * Opens an entry of the root and checks that the opened descriptor lies inside it. A link that is
+   * the entry itself is refused ("does not follow links `refusal`"), or with `followLink` opened and
+   * checked the same way. `absent`: nothing is there (the open's error).
+   */
+  private async openInside(path: ConfinedPath, followLink: boolean, refusal: string): Promise<{ fd: number } | { absent: unknown }> {
+    const { root } = await this.anchor.probe();
+    const absolute = join(root, ...path.segments);
+    let fd: number;
+    try {
+      // O_NONBLOCK: a FIFO planted as a note must not hang the open; a read refuses it after.
+      fd = await openFd(absolute, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    } catch (error) {
+      if (isAbsent(error)) return { absent: error };
+      if (!isLink(error)) throw error;
+      if (!followLink) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not follow links ${refusal}`, path.relative, { cause: error });
+      try {
+        fd = await openFd(absolute, constants.O_RDONLY | NONBLOCK);
+      } catch (inner) {
+        if (isAbsent(inner)) return { absent: inner };
+        throw inner;
+      }
+    }
+    try {
+      await this.anchor.checkInside(fd, absolute, path.relative);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return { fd };
   }
 
 }

@@ -11,12 +11,4 @@ export type KilnToolErrorCode =
   | 'kiln.index_unavailable'
   | 'kiln.declined';
 
-export class KilnToolError extends HearthError {
-  constructor(
-    override readonly code: KilnToolErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(code, message, options);
-  }
-}
+export class KilnToolError extends HearthError<KilnToolErrorCode> {}
