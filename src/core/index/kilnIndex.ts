@@ -51,6 +51,13 @@ export class KilnMissingError extends HearthError {
   }
 }
 
+/** Asked of an index after dispose (a search still in flight when the editor replaced it): nothing is reopened. */
+export class IndexDisposedError extends HearthError {
+  constructor() {
+    super('index.disposed', 'This index was closed (the kiln or its settings changed); search again.');
+  }
+}
+
 /** Chunks asked of the vector side per note wanted (notes have several chunks each). */
 const CHUNKS_PER_NOTE = 5;
 
@@ -68,6 +75,8 @@ export class KilnIndex {
   private embedder?: Promise<Embedder>;
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set by dispose: nothing is opened again afterwards. */
+  private disposed = false;
   private version = 0;
   /** Counts starts and ends of runs and clears: a BM25 build that saw one read a moving store. */
   private mutations = 0;
@@ -275,6 +284,7 @@ export class KilnIndex {
 
   /** Closes the store and ends the embedder (its worker), waiting for a run in progress. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.queue.catch(() => {});
     if (this.opened) await this.lexicalSide.flush();
     const [store, embedder] = [this.opened, this.embedder];
@@ -290,6 +300,7 @@ export class KilnIndex {
   }
 
   private getEmbedder(): Promise<Embedder> {
+    if (this.disposed && !this.embedder) return Promise.reject(new IndexDisposedError());
     return (this.embedder ??= this.setup.create().catch((error) => {
       this.embedder = undefined;
       throw error;
@@ -297,6 +308,8 @@ export class KilnIndex {
   }
 
   private store(): Promise<VectorStore> {
+    // Closed: a late caller must not reopen the store (a postgres pool, file descriptors) for nobody to close.
+    if (this.disposed && !this.opened) return Promise.reject(new IndexDisposedError());
     return (this.opened ??= this.open().catch((error) => {
       this.opened = undefined;
       throw error;

@@ -91,3 +91,19 @@ test('a query embedded ahead (embedQuery, as `hearth search` overlaps it with th
     removeKiln(root);
   }
 });
+
+test('a search that reaches an index after dispose is refused (index.disposed) and reopens nothing', async () => {
+  const root = makeKiln(NOTES);
+  const index = tinyIndex(root);
+  try {
+    await index.update();
+    await index.dispose();
+    for (const mode of ['hybrid', 'semantic'] as SearchMode[]) {
+      await assert.rejects(index.search('tomatoes', { mode }), (error: unknown) => (error as { code?: string }).code === 'index.disposed', mode);
+    }
+    await assert.rejects(index.update(), (error: unknown) => (error as { code?: string }).code === 'index.disposed');
+  } finally {
+    await index.dispose();
+    removeKiln(root);
+  }
+});
