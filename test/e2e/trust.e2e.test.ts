@@ -2,7 +2,9 @@
 // .hearth/config.toml would start a stdio tool server (it writes a marker file when it starts)
 // opens in Restricted Mode. The server does not start, the Problems view says each gated key waits
 // for Workspace Trust; the global config's server runs all along. Trusting the folder through
-// "Manage Workspace Trust" starts the workspace server without a window reload.
+// "Manage Workspace Trust" starts the workspace server without a window reload. A chat opened in
+// Restricted Mode talks to the default local runner (the workspace's endpoint waits); after trusting,
+// the same conversation's next message reaches the workspace's endpoint (a scripted model).
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
 // is missing, a failure in CI.
@@ -11,13 +13,16 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { alive, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { alive, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { sendChat } from './scriptedModel';
+import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 
 const SERVER = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
 const skip = prerequisites();
 
 let scratch: ReturnType<typeof tempDir> | undefined;
 let codeServer: CodeServer | undefined;
+let llm: MockLlm | undefined;
 let workbench: Workbench | undefined;
 let page: Page;
 let workspaceMarker: string;
@@ -47,7 +52,9 @@ before(async () => {
   workspaceMarker = join(scratch.path, 'workspace-server-ran');
   globalMarker = join(scratch.path, 'global-server-ran');
   writeFileSync(join(xdg, 'hearth', 'config.toml'), server('mine', 'mine_', globalMarker));
-  writeFileSync(join(ws, '.hearth', 'config.toml'), `${server('theirs', 'theirs_', workspaceMarker)}\n[chat]\nendpoint = "http://127.0.0.1:9/v1"\n`);
+  llm = await startMockLlm();
+  llm.mock.on({ predicate: () => true } as never, { content: 'Hello from the workspace model.' } as never);
+  writeFileSync(join(ws, '.hearth', 'config.toml'), `${server('theirs', 'theirs_', workspaceMarker)}\n[chat]\nendpoint = "${llm.url}"\n\n[acp]\nenable_discovery = false\n`);
   codeServer = await startCodeServer({ workspace: ws, workspaceTrust: true, env: { XDG_CONFIG_HOME: xdg } });
   workbench = await openBrowser(codeServer.url);
   page = workbench.page;
@@ -61,6 +68,7 @@ after(async () => {
   }
   await workbench?.close();
   await codeServer?.stop();
+  await llm?.stop();
   scratch?.remove();
 });
 
@@ -93,6 +101,15 @@ test('Restricted Mode: the workspace server waits (diagnostics say so), the glob
   const pageLoads: string[] = [];
   page.on('framenavigated', (frame) => frame === page.mainFrame() && pageLoads.push(frame.url()));
 
+  // A chat opened now uses the default local runner: the workspace's endpoint waits for trust.
+  await runCommand(page, 'Hearth: Focus Chat');
+  const chat = webviewFrame(page);
+  await chat.locator('.agent-card[data-agent="kiln"]').click({ timeout: 60_000 });
+  await sendChat(page, 'hello before trust');
+  await chat.locator('.turn').last().locator('.error').waitFor({ timeout: 60_000 });
+  assert.equal(llm!.requests.filter((r) => r.includes('/api/chat')).length, 0, 'nothing reached the workspace endpoint');
+  await page.locator('.part.editor').click();
+
   // Trust the folder through VS Code's own UI.
   await runCommand(page, 'Workspaces: Manage Workspace Trust');
   // The editor's primary button is "Trust" (its drop-down offers "Trust Parent").
@@ -115,4 +132,11 @@ test('Restricted Mode: the workspace server waits (diagnostics say so), the glob
   await gatewayItem().click();
   await quickPickRows(page).filter({ hasText: 'theirs' }).first().waitFor();
   await screenshot(page, 'trust-granted');
+});
+
+test('after trusting, the conversation opened in Restricted Mode reaches the workspace endpoint', { skip, timeout: 120_000 }, async () => {
+  await runCommand(page, 'Hearth: Focus Chat');
+  await sendChat(page, 'hello after trust');
+  await webviewFrame(page).locator('.turn').last().locator('.markdown', { hasText: 'Hello from the workspace model.' }).waitFor({ timeout: 60_000 });
+  assert.ok(llm!.requests.some((r) => r.includes('/api/chat')), 'the workspace endpoint answered');
 });

@@ -121,7 +121,10 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     panels.onDidChangeActive(follow),
     // A switch from anywhere (status bar, palette, `:model`) shows in every open chat.
     llm.selection.onDidChange(() => panels.all().forEach((c) => c.modelChanged())),
-    configService.onDidChange(() => panels.all().forEach((c) => c.postState())),
+    // A reload can move the provider under the same model id (trusting the folder applies its endpoint
+    // and key; an edited endpoint or temperature): an open conversation's internal agent starts over on
+    // it at the next turn, seeded with the conversation, instead of talking to the old settings.
+    configService.onDidChange(() => panels.all().forEach((c) => (c.modelChanged(), c.postState()))),
     // The composer offers the active note (and selection) as a one-click chip.
     vscode.window.onDidChangeActiveTextEditor(() => panels.all().forEach((c) => c.activeNoteChanged())),
     vscode.window.onDidChangeTextEditorSelection(() => panels.all().forEach((c) => c.activeNoteChanged())),
