@@ -3,7 +3,8 @@
 // opens in Restricted Mode. The server does not start, the Problems view says each gated key waits
 // for Workspace Trust; the global config's server runs all along. Trusting the folder through
 // "Manage Workspace Trust" starts the workspace server without a window reload. A chat opened in
-// Restricted Mode talks to the default local runner (the workspace's endpoint waits); after trusting,
+// Restricted Mode talks to the default local runner (the workspace's endpoint waits, and the error box
+// says so); after trusting,
 // the same conversation's next message reaches the workspace's endpoint (a scripted model).
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
@@ -106,7 +107,11 @@ test('Restricted Mode: the workspace server waits (diagnostics say so), the glob
   const chat = webviewFrame(page);
   await chat.locator('.agent-card[data-agent="kiln"]').click({ timeout: 60_000 });
   await sendChat(page, 'hello before trust');
-  await chat.locator('.turn').last().locator('.error').waitFor({ timeout: 60_000 });
+  const error = chat.locator('.turn').last().locator('.error');
+  await error.waitFor({ timeout: 60_000 });
+  // Not "fix the endpoint": it is set, and waits.
+  assert.match(await error.locator('.error-remedy').innerText(), /Restricted Mode: `chat\.endpoint` in its \.hearth\/config\.toml waits for Workspace Trust/);
+  await screenshot(page, 'trust-restricted-chat');
   assert.equal(llm!.requests.filter((r) => r.includes('/api/chat')).length, 0, 'nothing reached the workspace endpoint');
   await page.locator('.part.editor').click();
 

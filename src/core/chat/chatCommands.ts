@@ -16,6 +16,8 @@ export interface ChatModels {
   contextTokens?(): Promise<number | undefined>;
   /** Opens the editor's model picker (`:model` alone). */
   openSwitcher(): Promise<void>;
+  /** The workspace keys of the current provider that Restricted Mode withholds (providerKeysWaitingForTrust). */
+  waitingForTrust?(): string[];
 }
 
 /** What a command may do to the panel (implemented by ChatController). */

@@ -60,7 +60,7 @@ export class TurnRunner {
     const emit = (raw: AgentEvent) => {
       const redacted = this.deps.redactor?.redactDeep(raw) ?? raw;
       // One remedy per error box, in the editor's words (commands, not CLI).
-      const remedy = redacted.type === 'error' ? editorRemedy(redacted.code) : undefined;
+      const remedy = redacted.type === 'error' ? editorRemedy(redacted.code, this.deps.models.waitingForTrust?.()) : undefined;
       const event: AgentEvent = remedy && redacted.type === 'error' ? { ...redacted, remedy } : redacted;
       seen.push(event);
       appendEvent(turn.events, event);

@@ -10,6 +10,7 @@ import { ChatController, type ChatModels } from '../../core/chat/chatController'
 import type { ChatReviews } from '../../core/chat/chatReviews';
 import { gatherAutoContext } from '../../core/chat/autoContext';
 import { HistoryStore } from '../../core/chat/historyStore';
+import { providerKeysWaitingForTrust } from '../../core/chat/editorRemedies';
 import type { SearchHitView } from '../../core/chat/protocol';
 import type { Host } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
@@ -60,6 +61,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), indexSearch(deps.index));
   const models: ChatModels = {
     currentId: () => llm.selection.currentId(),
+    waitingForTrust: () => providerKeysWaitingForTrust(configService.current.withheld, llm.selection.current().name),
     switchTo: async (id) => {
       const selected = await switchModelChecked({ selection: llm.selection, catalog: llm.catalog, provider: (s) => llm.provider(s) }, id);
       return formatModelId(selected.name, selected.model);
