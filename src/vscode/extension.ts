@@ -177,7 +177,8 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     startFeature(log, 'chat', () => {
       // The chat view and panel, its commands and the agent status item, over the agent catalog
       // (internal cards + ACP agents offered the gateway); the walkthrough's checks beside it.
-      own(...registerSetupChecks(configService, () => llmRuntime));
+      const index = kilnIndex;
+      own(...registerSetupChecks(configService, () => llmRuntime, index ? () => index.check() : undefined));
       if (!llmRuntime) throw new Error('the chat models did not start');
       const runtime = llmRuntime;
       const search = kilnIndex ? indexSemanticSearch(() => kilnIndex?.current) : undefined;

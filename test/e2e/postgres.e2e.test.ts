@@ -2,7 +2,8 @@
 // pglite-server (the real PostgreSQL wire protocol, pgvector in WASM) is indexed on activation,
 // and "Hearth: Semantic Search" returns hits from the database. A teammate indexed the same notes
 // first (other folder, same kiln_id), so the editor's index embeds nothing: only queries reach the
-// OpenAI-compatible embeddings server. Stopping the database shows "Index unreachable".
+// OpenAI-compatible embeddings server; "Hearth: Check Index" counts the database's notes. Stopping the
+// database shows "Index unreachable".
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -76,6 +77,9 @@ test('store = "postgres": indexed on activation from the shared database, Semant
   assert.match(await row.innerText(), /garden\/tomatoes\.md/);
   await screenshot(page, 'postgres-quick-pick');
   await page.keyboard.press('Escape');
+  // Check Index asks the index (the database), not the kiln's folder, which holds no index here.
+  await runCommand(page, 'Hearth: Check Index');
+  await page.locator('.notifications-toasts', { hasText: /the index holds 3 notes \(\d+ chunks\), embedded with cloud_b \/ team-embed/ }).first().waitFor({ timeout: 30_000 });
   const db = new pg.Client({ connectionString: server!.url });
   await db.connect();
   try {

@@ -16,7 +16,8 @@ export const SETUP_COMMANDS = {
   checkIndex: 'hearth.checkIndex',
 } as const;
 
-export function registerSetupChecks(configService: ConfigService, llm: () => LlmRuntime | undefined): vscode.Disposable[] {
+/** `checkIndex`: the editor's index answers (IndexController.check); without one, the kiln's index folder is looked at. */
+export function registerSetupChecks(configService: ConfigService, llm: () => LlmRuntime | undefined, checkIndex?: () => Promise<void>): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(SETUP_COMMANDS.checkConfig, async () => {
       const { problems } = configService.current;
@@ -48,6 +49,7 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
       void (failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Hearth: ${lines.join('; ')}`);
     }),
     vscode.commands.registerCommand(SETUP_COMMANDS.checkIndex, async () => {
+      if (checkIndex) return checkIndex();
       const kiln = configService.current.config.kiln_path ?? configService.workspaceRoot;
       const dir = kiln ? join(kiln, '.hearth', 'index') : undefined;
       const built = dir !== undefined && existsSync(dir) && readdirSync(dir).length > 0;

@@ -180,6 +180,31 @@ export class IndexController implements vscode.Disposable {
     vscode.window.showInformationMessage('Hearth: the index was cleared.');
   }
 
+  /**
+   * "Hearth: Check Index": what the index holds, asked of the index itself (a team database has no
+   * folder in the kiln to look at), or why there is none.
+   */
+  async check(): Promise<void> {
+    const index = await this.requireIndex();
+    if (!index) return;
+    const state = this.state;
+    if (state.kind === 'error' || state.kind === 'unreachable') {
+      void this.showFailure(state.message);
+      return;
+    }
+    const counts = (await index.exists()) ? await index.counts() : { notes: 0, chunks: 0 };
+    const running = state.kind === 'indexing' ? ' (indexing now)' : '';
+    if (counts.notes === 0) {
+      const reindex = 'Reindex';
+      if ((await vscode.window.showInformationMessage(`Hearth: the index is empty${running}. Build it with "Hearth: Reindex".`, reindex)) === reindex) await this.reindex();
+      return;
+    }
+    const { notes, chunks } = counts;
+    vscode.window.showInformationMessage(
+      `Hearth: the index holds ${notes} note${notes === 1 ? '' : 's'} (${chunks} chunk${chunks === 1 ? '' : 's'})${running}, embedded with ${index.setup.providerType} / ${index.setup.model}. Search it with "Hearth: Semantic Search"; in the chat, Search notes attaches hits.`,
+    );
+  }
+
   /** Stops watching and closes the index, waiting for a write in progress to finish; deactivate() awaits it. */
   async dispose(): Promise<void> {
     this.disposed = true;
