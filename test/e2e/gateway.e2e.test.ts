@@ -1,6 +1,6 @@
 // End to end in a real VS Code (code-server + Chromium): the MCP gateway starts with the
 // extension, the status bar shows its health, "Hearth: Show Tool Servers" lists upstreams and then
-// one upstream's tools, an edit to [mcp] applies live, and closing the editor ends the upstream's
+// one upstream's tools (or, for one that is down, its whole error with Restart), an edit to [mcp] applies live, and closing the editor ends the upstream's
 // whole process tree.
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
@@ -87,6 +87,14 @@ test('gateway health in the status bar, Show Tool Servers, live [mcp] apply, tre
   assert.ok(tools[0].includes('Restart this tool server'), JSON.stringify(tools));
   assert.ok(!tools.some((t) => t.includes('tr_fail')), 'blocked tool not listed');
   await page.keyboard.press('Escape');
+
+  // A server that is down: its whole error (cut to one line in the list) in a notification, with Restart.
+  await gatewayItem().click();
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'ghost' }).click();
+  const down = page.locator('.notifications-toasts', { hasText: /tool server "ghost" is down \(not retrying\): .*"hearth-e2e-missing-server" was not found \(check the command and PATH\)/ }).first();
+  await down.waitFor({ timeout: 20_000 });
+  await down.locator('.monaco-button', { hasText: 'Restart' }).first().waitFor();
+  await screenshot(page, 'gateway-down-server');
 
   // Removing the broken server from the file applies live; the healthy one is not restarted.
   const [leader, child] = readFileSync(pidFile, 'utf8').split(' ').map(Number);

@@ -50,6 +50,14 @@ export function registerGatewayCommands(loadController: () => Promise<GatewayCon
     const gateway = (await loadController()).gateway;
     const status = gateway.statuses().find((s) => s.name === name);
     if (!status) return;
+    if (status.state.kind === 'down') {
+      // A quick pick cuts the error to one line, and its end (the server's stderr) is what says why: a notification wraps.
+      const again = 'Restart';
+      const action = await vscode.window.showWarningMessage(`Hearth: tool server "${name}" is ${describeState(status)}`, again, 'Show Log');
+      if (action === again) await restart(name);
+      else if (action === 'Show Log') await vscode.commands.executeCommand('hearth.showLog');
+      return;
+    }
     const tools = gateway.allTools().filter((tool) => tool.upstream === name);
     const items: (vscode.QuickPickItem & { restart?: boolean })[] = [
       { label: '$(debug-restart) Restart this tool server', restart: true },
