@@ -69,6 +69,7 @@ export class ChatApp {
       post,
       context: () => ({ agents: this.state?.agents ?? [], models: this.models }),
       localNotice: (text) => this.notice('error', text),
+      waitingForUser: () => this.messages.querySelector('.permission:not(.answered)') !== null || this.reviews.element.querySelector('.review-card') !== null,
     });
     this.reviews = new ReviewCards(doc, post);
     root.replaceChildren(header, this.overlay, this.messages, this.reviews.element, this.composer.element);

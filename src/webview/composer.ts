@@ -16,6 +16,8 @@ export interface ComposerOptions {
   context(): CompletionContext;
   /** A message for the conversation that only the webview knows (an unknown command). */
   localNotice(text: string): void;
+  /** Whether the running turn waits for the user (a permission prompt or a change to review), not for the agent. */
+  waitingForUser?(): boolean;
 }
 
 /** A completion that, when picked, attaches a note (a mention) instead of only editing the text. */
@@ -203,7 +205,11 @@ export class Composer {
       if (parsed.name === 'model') this.modelsRequested = false; // a switch may have changed what is listed
       return this.options.post({ type: 'command', name: parsed.name, ...(parsed.arg ? { arg: parsed.arg } : {}) });
     }
-    if (this.busy) return this.options.localNotice('A reply is still streaming: stop it first.');
+    if (this.busy) {
+      return this.options.localNotice(
+        this.options.waitingForUser?.() ? 'The agent is waiting for your answer above (a permission, or a change to accept or reject): answer it, or press Stop first.' : 'A reply is still streaming: stop it first.',
+      );
+    }
     this.options.post({ type: 'send', text: parsed.text });
   }
 

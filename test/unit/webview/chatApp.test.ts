@@ -311,3 +311,26 @@ test('the active note is offered as a one-click chip, and hidden while it is att
   app.receive({ type: 'activeNote' });
   assert.equal($('.suggestion').hidden, true);
 });
+
+test('a message sent during a turn: "still streaming" while the agent works, "waiting for your answer" while it waits on a prompt or a change', () => {
+  const { app, key, type, doc } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'go', attachments: [] });
+  const lastNotice = () => [...doc.querySelectorAll('.notice')].at(-1)?.textContent ?? '';
+  type('are you there?');
+  key('Enter');
+  assert.match(lastNotice(), /still streaming/);
+  app.receive({ type: 'permission', requestId: 'p1', turnId: 't1', request: { toolCallId: 'c1', title: 'create_note a.md', options: [{ optionId: 'once', name: 'Allow', kind: 'allow_once' }] } });
+  type('are you there?');
+  key('Enter');
+  assert.match(lastNotice(), /waiting for your answer above/);
+  app.receive({ type: 'permissionDone', requestId: 'p1', optionId: 'once' });
+  // A change waiting for review (the diff tab may have been closed): the card is the question.
+  app.receive({ type: 'reviews', view: { cards: [{ id: 'r1', path: 'bread.md', kind: 'update', who: 'kiln', diff: '@@ -1 +1 @@\n-a\n+b' }] } });
+  type('are you there?');
+  key('Enter');
+  assert.match(lastNotice(), /waiting for your answer above \(a permission, or a change to accept or reject\)/);
+  app.receive({ type: 'reviews', view: { cards: [] } });
+  type('are you there?');
+  key('Enter');
+  assert.match(lastNotice(), /still streaming/);
+});
