@@ -2,7 +2,8 @@
 // pglite-server (the real PostgreSQL wire protocol, pgvector in WASM) is indexed on activation,
 // and "Hearth: Semantic Search" returns hits from the database. A teammate indexed the same notes
 // first (other folder, same kiln_id), so the editor's index embeds nothing: only queries reach the
-// OpenAI-compatible embeddings server; "Hearth: Check Index" counts the database's notes. Stopping the
+// OpenAI-compatible embeddings server; "Hearth: Check Index" counts the database's notes, and "Clear
+// Index" asks about the shared database (Cancel keeps its rows). Stopping the
 // database shows "Index unreachable".
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,6 +81,15 @@ test('store = "postgres": indexed on activation from the shared database, Semant
   // Check Index asks the index (the database), not the kiln's folder, which holds no index here.
   await runCommand(page, 'Hearth: Check Index');
   await page.locator('.notifications-toasts', { hasText: /the index holds 3 notes \(\d+ chunks\), embedded with cloud_b \/ team-embed/ }).first().waitFor({ timeout: 30_000 });
+  // Clear Index says it empties the shared team database for everyone, not "Removes <kiln>/.hearth/index"; Cancel keeps it.
+  await runCommand(page, 'Hearth: Clear Index');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  const asked = await dialog.innerText();
+  assert.match(asked, /Clear this kiln from the shared team index\?/);
+  assert.match(asked, /for every member who uses it/);
+  assert.doesNotMatch(asked, /\.hearth[\\/]index/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   const db = new pg.Client({ connectionString: server!.url });
   await db.connect();
   try {

@@ -174,7 +174,12 @@ export class IndexController implements vscode.Disposable {
   async clear(): Promise<void> {
     const index = await this.requireIndex();
     if (!index) return;
-    if (!(await this.host.confirm('Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`))) return;
+    // A team database is not a folder of this machine: clearing it empties the kiln's search for every member.
+    const [question, detail] =
+      index.kind === 'postgres'
+        ? ['Clear this kiln from the shared team index?', 'Deletes this kiln\'s notes and chunks from the PostgreSQL team database, for every member who uses it (the shared vectors stay). Search of this kiln is empty for everyone until someone runs "Hearth: Reindex".']
+        : ['Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`];
+    if (!(await this.host.confirm(question, detail))) return;
     await index.clear();
     this.setState({ kind: 'ready', notes: 0, chunks: 0 });
     vscode.window.showInformationMessage('Hearth: the index was cleared.');
