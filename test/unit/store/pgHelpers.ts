@@ -3,6 +3,7 @@
 // the texts it embeds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { fakeVector, json, startEmbedServer, type EmbedServer } from '../index/embedServers';
 import { EmbeddingSchema, ProcessingSchema } from '../../../src/core/config/schema';
 import { silentLogger } from '../../../src/core/host';
@@ -88,6 +89,25 @@ export async function startOpenAiEmbeddings(dims = 16, delayMs = 0): Promise<Cou
     ...server,
     texts: () => server.bodies.filter((b) => b.path.endsWith('/embeddings')).reduce((n, b) => n + (Array.isArray(b.body.input) ? b.body.input.length : 1), 0),
   };
+}
+
+/**
+ * A pglite-server and a counting embeddings server shared by one test file: started before its
+ * tests, stopped after them. The two objects are filled in when the servers are up, so a test reads
+ * `server.url` as usual.
+ */
+export function usePgServers(): { server: PgServer; embeddings: CountingEmbedder } {
+  const server = {} as PgServer;
+  const embeddings = {} as CountingEmbedder;
+  before(async () => {
+    Object.assign(server, await startPgServer());
+    Object.assign(embeddings, await startOpenAiEmbeddings());
+  });
+  after(async () => {
+    await embeddings.stop?.();
+    await server.stop?.();
+  });
+  return { server, embeddings };
 }
 
 /** A KilnIndex on the postgres store, embedding through the counting server. */

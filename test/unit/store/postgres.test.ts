@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
 import { SCHEMA_VERSION } from '../../../src/core/index/store/postgresSchema';
-import { pgIndex, startOpenAiEmbeddings, startPgServer, type CountingEmbedder, type PgServer } from './pgHelpers';
+import { pgIndex, startPgServer, usePgServers } from './pgHelpers';
 
 const NOTES: Record<string, string> = {
   'garden.md': '# Garden\n\nTomatoes need sun and water every morning.\n\n## Pests\n\nAphids on the roses; spray with soap.\n',
@@ -14,17 +14,7 @@ const NOTES: Record<string, string> = {
   'travel/rome.md': '# Rome\n\nThe Colosseum at dawn, then espresso near the Pantheon.\n',
 };
 
-let server: PgServer;
-let embeddings: CountingEmbedder;
-
-before(async () => {
-  server = await startPgServer();
-  embeddings = await startOpenAiEmbeddings();
-});
-after(async () => {
-  await embeddings?.stop();
-  await server?.stop();
-});
+const { server, embeddings } = usePgServers();
 
 test('two members (different folders, same notes) on one database: the second embeds nothing, both search', async () => {
   const [a, b] = [makeKiln(NOTES), makeKiln(NOTES)];

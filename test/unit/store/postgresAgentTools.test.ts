@@ -5,26 +5,16 @@
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '../../../src/core/host';
 import { indexSemanticSearch } from '../../../src/core/index/semanticSearchFn';
 import type { KilnIndex } from '../../../src/core/index/kilnIndex';
 import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
-import { pgIndex, startOpenAiEmbeddings, startPgServer, type CountingEmbedder, type PgServer } from './pgHelpers';
+import { pgIndex, usePgServers } from './pgHelpers';
 
-let server: PgServer;
-let embeddings: CountingEmbedder;
-
-before(async () => {
-  server = await startPgServer();
-  embeddings = await startOpenAiEmbeddings();
-});
-after(async () => {
-  await embeddings?.stop();
-  await server?.stop();
-});
+const { server, embeddings } = usePgServers();
 
 const NOTES: Record<string, string> = {
   'nightly.md': '---\nstatus: Draft\ntags: [ops]\nrating: 4\n---\n# Nightly job\n\nThe notes were indexed overnight.\n\n## Afterwards\n\nThe gardeners planted bulbs.\n',

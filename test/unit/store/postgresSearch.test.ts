@@ -5,24 +5,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { LEXICAL_FILE } from '../../../src/core/index/lexicalFile';
 import { SCHEMA_VERSION } from '../../../src/core/index/store/postgresSchema';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
-import { pgIndex, startOpenAiEmbeddings, startPgServer, type CountingEmbedder, type PgServer } from './pgHelpers';
+import { pgIndex, startPgServer, usePgServers } from './pgHelpers';
 
-let server: PgServer;
-let embeddings: CountingEmbedder;
-
-before(async () => {
-  server = await startPgServer();
-  embeddings = await startOpenAiEmbeddings();
-});
-after(async () => {
-  await embeddings?.stop();
-  await server?.stop();
-});
+const { server, embeddings } = usePgServers();
 
 const NOTES: Record<string, string> = {
   // First in path order and full of the word: the disk's line search would put it first.

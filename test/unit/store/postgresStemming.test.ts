@@ -2,23 +2,13 @@
 // through hearth_english, so "indexing" finds "indexed" as in the flat store's lexical side, and a
 // database at schema 2 is upgraded in place without re-embedding — against pglite-server.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION, TEXT_CONFIG } from '../../../src/core/index/store/postgresSchema';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
-import { pgIndex, startOpenAiEmbeddings, startPgServer, type CountingEmbedder, type PgServer } from './pgHelpers';
+import { pgIndex, startPgServer, usePgServers } from './pgHelpers';
 
-let server: PgServer;
-let embeddings: CountingEmbedder;
-
-before(async () => {
-  server = await startPgServer();
-  embeddings = await startOpenAiEmbeddings();
-});
-after(async () => {
-  await embeddings?.stop();
-  await server?.stop();
-});
+const { server, embeddings } = usePgServers();
 
 const NOTES: Record<string, string> = {
   'nightly.md': '# Nightly job\n\nThe notes were indexed overnight.\n\n## Afterwards\n\nThe gardeners planted bulbs.\n',

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { noNul } from './postgresNoteRows';
 import { TEXT_CONFIG } from './postgresSchema';
+import type { PropertyNote } from './vectorStore';
 
 /**
  * ts_rank weights {D, C, B, A}: body, heading path, a note's opening chunk, title and file name
@@ -97,23 +98,13 @@ function scaled(rank: number): number {
   return Math.min(1, Number(rank) * RANK_SCALE);
 }
 
-export interface PropertyRow {
-  path: string;
-  title: string;
-  /** The note's properties as a property search sees them: its frontmatter, with `tags` as parsed. */
-  fields: Record<string, unknown>;
-  frontmatter: Record<string, unknown>;
-  /** The line before the note's first chunk (its frontmatter ends there), at least 1. */
-  endLine: number;
-}
-
 /**
  * Notes of the kiln whose properties hold every wanted `key=value`, in path order, at most
  * `limit`: matchesProperty's rule in SQL over the frontmatter `jsonb` and the tags column —
  * scalars compare as text, case-insensitively (dates as YYYY-MM-DD, a leading `#` on the wanted
  * value ignored), a list matches when an item does.
  */
-export async function propertyRows(client: PoolClient, kiln: string, wanted: readonly (readonly [string, string])[], limit: number): Promise<PropertyRow[]> {
+export async function propertyRows(client: PoolClient, kiln: string, wanted: readonly (readonly [string, string])[], limit: number): Promise<PropertyNote[]> {
   const params: unknown[] = [kiln, limit];
   const conditions = wanted.map(([key, value]) => {
     params.push(noNul(key), noNul(value.toLowerCase()));

@@ -56,9 +56,11 @@ export interface LexicalNote {
 export interface PropertyNote {
   path: string;
   title: string;
+  /** The note's properties as a property search sees them: its frontmatter, with `tags` as parsed. */
   fields: Record<string, unknown>;
   /** The note's frontmatter as written (`fields` has the note's parsed tags instead of the written ones). */
   frontmatter: Record<string, unknown>;
+  /** The line before the note's first chunk (its frontmatter ends there), at least 1. */
   endLine: number;
 }
 
