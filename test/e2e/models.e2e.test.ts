@@ -1,6 +1,7 @@
 // End to end in a real VS Code (code-server + Chromium): "Hearth: Switch Model" from the command
 // palette changes the status bar, and a persisted switch lands in the workspace config with its
-// comments intact. The providers are aimock on loopback (test/unit/llm/mockLlm.ts).
+// comments intact; with a provider down (its error row always shown), a typed provider/model still
+// switches on Enter. The providers are aimock on loopback (test/unit/llm/mockLlm.ts).
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts): skipped locally when one
 // is missing, a failure in CI.
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
+import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
 const skip = prerequisites();
@@ -47,6 +48,12 @@ type = "openai"
 endpoint = "${server.url}/v1"
 api_key = "{env:E2E_MODELS_KEY}"  # never a literal
 default_model = "gpt-4o-mini"
+
+[llm.providers.down]
+type = "openai"
+endpoint = "http://127.0.0.1:${await closedPort()}/v1"
+api_key = "{env:E2E_MODELS_KEY}"
+default_model = "gpt-4o-mini"
 `;
   writeFileSync(configFile, original);
   codeServer = await startCodeServer({ workspace: ws, env: { E2E_MODELS_KEY: 'sk-e2e-models' } });
@@ -75,7 +82,7 @@ test('Switch Model from the palette: grouped list, session switch in the status 
   assert.ok(texts.some((t) => t.includes('gpt-4o-mini') && t.includes('cloud (cloud_a)')), JSON.stringify(texts));
 
   await page.keyboard.type('llama3.2:latest', { delay: 20 });
-  await until('the filtered row', async () => ((await rows.count()) === 1 ? true : undefined));
+  await until('the filtered row', async () => ((await rows.allInnerTexts()).filter((t) => !t.includes('unavailable')).length === 1 ? true : undefined));
   await page.keyboard.press('Enter');
   await statusShows('local/llama3.2:latest');
   // A session switch does not touch the file…
@@ -95,8 +102,20 @@ test('Switch Model from the palette: grouped list, session switch in the status 
   await palette('Hearth: Switch Model');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).waitFor();
   await page.keyboard.type('gpt-4o-mini', { delay: 20 });
-  await until('the filtered row', async () => ((await rows.count()) === 1 ? true : undefined));
+  await until('the filtered row', async () => ((await rows.allInnerTexts()).filter((t) => !t.includes('unavailable')).length === 1 ? true : undefined));
   await page.keyboard.press('Enter');
   await statusShows('cloud/gpt-4o-mini');
   await screenshot(page, 'models-switched');
+});
+
+test('a provider that is down keeps its error row in the list; a typed provider/model still switches on Enter', { skip, timeout: 120_000 }, async () => {
+  await palette('Hearth: Switch Model');
+  const rows = quickPickRows(page);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'unavailable' }).waitFor({ timeout: 30_000 });
+  // Matches no listed model's label: only the always-shown error row stays, and Enter lands on it.
+  await page.keyboard.type('cloud/gpt-4o', { delay: 20 });
+  await until('only the error row', async () => ((await rows.allInnerTexts()).every((t) => t.includes('unavailable')) ? true : undefined));
+  await page.keyboard.press('Enter');
+  // Exactly that model (the status bar showed cloud/gpt-4o-mini before).
+  await until('status bar "cloud/gpt-4o"', async () => ((await statusItem(page, 'hearth.status').innerText()).trim() === 'cloud/gpt-4o' ? true : undefined));
 });

@@ -117,8 +117,10 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
         // Text that matches no listed model is used as typed (`provider/model` or a model name), so
         // a model the provider does not list (not pulled yet, a private deployment) can be chosen.
         // Items are not rebuilt per keystroke: doing so races the typing in the input box.
+        // A provider's error row is always shown, so it is the row Enter lands on when the typed text
+        // matches no model: a row without an id falls back to the text as typed.
         const item = picker.selectedItems[0];
-        const id = item ? item.id : picker.value.trim() || undefined;
+        const id = item?.id ?? (picker.value.trim() || undefined);
         if (!id) return;
         picker.hide();
         if (await this.choose(id)) await this.offerPersist();
