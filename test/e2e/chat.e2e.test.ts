@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { type ChatRequest, lastTyped, requestText, sendChat, toolsThisTurn } from './scriptedModel';
-import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { type ChatRequest, lastTyped, requestText, scriptedProvider, scriptReplies, sendChat, toolCall, toolsThisTurn } from './scriptedModel';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
@@ -43,16 +43,16 @@ before(async () => {
   mkdirSync(join(ws, 'garden'));
   writeFileSync(join(ws, 'garden', 'tomatoes.md'), '# Tomatoes\n\nPlant them in May. Water every morning.\n');
   server = await startMockLlm();
-  const on = (when: (r: Req) => boolean, response: Record<string, unknown>, options: Record<string, unknown> = {}) => server!.mock.on({ predicate: when } as never, response as never, options as never);
+  const on = scriptReplies(server);
   on((r) => lastUser(r).includes('KEY-create') && toolsThisTurn(r) > 0, { content: 'Created **ideas.md** for you.' });
-  on((r) => lastUser(r).includes('KEY-create'), { toolCalls: [{ id: 'c1', name: 'create_note', arguments: JSON.stringify({ path: 'ideas.md', content: '# Ideas\n\nGrow basil.\n' }) }] });
+  on((r) => lastUser(r).includes('KEY-create'), toolCall('c1', 'create_note', { path: 'ideas.md', content: '# Ideas\n\nGrow basil.\n' }));
   on((r) => lastUser(r).includes('KEY-delete') && toolsThisTurn(r) > 0, { content: 'Understood, I left **tomatoes.md** alone.' });
-  on((r) => lastUser(r).includes('KEY-delete'), { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: JSON.stringify({ path: 'garden/tomatoes.md' }) }] });
+  on((r) => lastUser(r).includes('KEY-delete'), toolCall('d1', 'delete_note', { path: 'garden/tomatoes.md' }));
   // An upstream MCP tool (server-everything's read-only echo, behind the editor's gateway).
   // Answers only when the upstream's own result came back to the model.
   on((r) => lastUser(r).includes('KEY-echo') && toolsThisTurn(r) > 0 && text(r).includes('Echo: basil loves sun'), { content: 'The garden said: basil loves sun' });
   on((r) => lastUser(r).includes('KEY-echo') && toolsThisTurn(r) > 0, { content: 'The echo never came back.' });
-  on((r) => lastUser(r).includes('KEY-echo'), { toolCalls: [{ id: 'e1', name: 'ev_echo', arguments: JSON.stringify({ message: 'basil loves sun' }) }] });
+  on((r) => lastUser(r).includes('KEY-echo'), toolCall('e1', 'ev_echo', { message: 'basil loves sun' }));
   on((r) => lastUser(r).includes('KEY-story'), { content: `Once upon a time ${'the garden grew and grew. '.repeat(24)}The end.` }, { chunkSize: 4, latency: 100 });
   on((r) => lastUser(r).includes('KEY-hello'), { content: 'Tomatoes need **sun** and `water`.\n\n```python\nprint("water the tomatoes")\n```\n\n<script>document.title = "pwned"</script>' }, { chunkSize: 8 });
   on((r) => text(r).length > 0, { content: 'Hello from the mock.' });
@@ -65,12 +65,7 @@ review_edits = "never"
 [llm]
 default = "cloud"
 
-[llm.providers.cloud]
-type = "openai"
-endpoint = "${server.url}/v1"
-api_key = "{env:E2E_CHAT_KEY}"
-default_model = "gpt-4o-mini"
-
+${scriptedProvider('cloud', server, 'E2E_CHAT_KEY')}
 [llm.providers.local]
 type = "ollama"
 endpoint = "${server.url}"
@@ -106,12 +101,7 @@ model = ${JSON.stringify(tinyModelDir())}
   await statusShows('hearth.status', 'cloud/gpt-4o-mini');
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  await server?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, server, scratch));
 
 test('open the chat, pick the agent, streamed markdown, :model in the status bar', { skip, timeout: 240_000 }, async () => {
   await runCommand(page, 'Hearth: Focus Chat');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
 const skip = prerequisites();
 
@@ -49,11 +49,7 @@ before(async () => {
   await status().waitFor({ timeout: 90_000 });
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, scratch));
 
 test('a broken config shows diagnostics on the right lines and a warning status; fixing the file clears them live', { skip, timeout: 180_000 }, async () => {
   // The status bar item is in its warning state and counts the errors (not the warning).

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { alive, openBrowser, prerequisites, quickPickRows, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, alive, openBrowser, prerequisites, quickPickRows, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
 const TREE_SERVER = resolve('test/unit/gateway/fixtures/dynamicServer.mjs');
 const skip = prerequisites();
@@ -61,11 +61,7 @@ command = "hearth-e2e-missing-server"
   await gatewayItem().waitFor({ timeout: 90_000 });
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, scratch));
 
 test('gateway health in the status bar, Show Tool Servers, live [mcp] apply, trees ended with the editor', { skip, timeout: 180_000 }, async () => {
   await gatewayShows('1/2');

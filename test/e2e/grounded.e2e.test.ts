@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
-import { type ChatRequest, lastUserMessage, sendChat, toolsThisTurn } from './scriptedModel';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { type ChatRequest, lastUserMessage, scriptedProvider, scriptReplies, sendChat, toolCall, toolsThisTurn } from './scriptedModel';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
@@ -53,18 +53,8 @@ lazy_agent_selection = false
 [llm]
 default = "${active}"
 
-[llm.providers.alpha]
-type = "openai"
-endpoint = "${server!.url}/v1"
-api_key = "{env:E2E_KEY}"
-default_model = "model-alpha"
-
-[llm.providers.beta]
-type = "openai"
-endpoint = "${server!.url}/v1"
-api_key = "{env:E2E_KEY}"
-default_model = "model-beta"
-
+${scriptedProvider('alpha', server!, 'E2E_KEY', 'model-alpha')}
+${scriptedProvider('beta', server!, 'E2E_KEY', 'model-beta')}
 [embedding]
 provider = "local_cpu"
 model = ${JSON.stringify(tinyModelDir())}
@@ -80,10 +70,10 @@ before(async () => {
   writeFileSync(join(ws, 'techniques', 'Composting.md'), '# Composting\n\nTurn the compost heap weekly.\nKeep the compost moist like a sponge.\n\n## Browns\n\nDry leaves are browns.\n');
   writeFileSync(join(ws, 'Bread.md'), '# Bread\n\nFlour, water, salt and yeast.\n');
   server = await startMockLlm();
-  const on = (when: (r: Req) => boolean, response: Record<string, unknown>) => server!.mock.on({ predicate: when } as never, response as never);
+  const on = scriptReplies(server);
   on((r) => lastUser(r).includes('KEY-compost'), { content: 'Turn it weekly: see [[Composting]] and techniques/Composting.md:4.' });
   on((r) => lastUser(r).includes('KEY-perm') && toolsThisTurn(r) > 0, { content: 'Wrote **ideas.md**.' });
-  on((r) => lastUser(r).includes('KEY-perm'), { toolCalls: [{ id: 'p1', name: 'create_note', arguments: JSON.stringify({ path: 'ideas.md', content: '# Ideas\n' }) }] });
+  on((r) => lastUser(r).includes('KEY-perm'), toolCall('p1', 'create_note', { path: 'ideas.md', content: '# Ideas\n' }));
   on(() => true, { content: 'Hello from the mock.' });
   writeFileSync(join(ws, '.hearth', 'config.toml'), config('alpha'));
   codeServer = await startCodeServer({ workspace: ws, env: { E2E_KEY: 'sk-e2e' }, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
@@ -95,12 +85,7 @@ before(async () => {
   await input().waitFor({ timeout: 60_000 });
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  await server?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, server, scratch));
 
 test('auto context reaches the model; Sources and note references open the note at the line', { skip, timeout: 180_000 }, async () => {
   await ask('KEY-compost how often do I turn the compost heap?');

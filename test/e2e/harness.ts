@@ -254,6 +254,19 @@ export async function openBrowser(url: string, viewport = { width: 1400, height:
   }
 }
 
+/**
+ * Ends what an e2e file started, in the order given (the browser before code-server, the scratch
+ * folder last); any of them may never have started (a skipped file, a failed `before`).
+ */
+export async function closeAll(...parts: ({ close(): Promise<void> } | { stop(): Promise<unknown> } | { remove(): void } | undefined)[]): Promise<void> {
+  for (const part of parts) {
+    if (!part) continue;
+    if ('close' in part) await part.close();
+    else if ('stop' in part) await part.stop();
+    else part.remove();
+  }
+}
+
 /** The status bar item whose id contains `idPart` (for example `hearth.status`, `hearth.gateway`). */
 export function statusItem(page: Page, idPart: string): Locator {
   return page.locator(`.statusbar-item[id*="${idPart}"]`).first();

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closedPort, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
-import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
 const skip = prerequisites();
 
@@ -62,12 +62,7 @@ default_model = "gpt-4o-mini"
   await statusItem(page, 'hearth.status').waitFor({ timeout: 90_000 });
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  await server?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, server, scratch));
 
 test('Switch Model from the palette: grouped list, session switch in the status bar, persisted with comments', { skip, timeout: 180_000 }, async () => {
   await statusShows('local/qwen2.5:0.5b');

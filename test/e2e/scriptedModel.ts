@@ -2,6 +2,7 @@
 // chat panel: one copy for every file that drives an agent turn.
 import type { Page } from 'playwright-core';
 import { webviewFrame } from './harness';
+import type { MockLlm } from '../unit/llm/mockLlm';
 
 export type ChatRequest = { model?: string; messages?: { role: string; content?: unknown }[] };
 
@@ -22,6 +23,28 @@ export const lastUserMessage = (r: ChatRequest) => {
 
 /** What the user typed in the last message (attachments, such as the recap of earlier turns, come before it). */
 export const lastTyped = (r: ChatRequest) => lastUserMessage(r).split('\n\n').pop() ?? '';
+
+/**
+ * Adds scripted replies to the mock: a request gets the reply of the first rule (in the order added)
+ * whose predicate holds, so a turn's later request (tool results in it) comes before its first.
+ */
+export function scriptReplies(server: MockLlm) {
+  return (when: (r: ChatRequest) => boolean, response: Record<string, unknown>, options: Record<string, unknown> = {}) =>
+    server.mock.on({ predicate: when } as never, response as never, options as never);
+}
+
+/** A reply that calls one tool. */
+export const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] });
+
+/** A config table for a provider on the mock's OpenAI wire, its key read from the environment variable `keyEnv`. */
+export function scriptedProvider(name: string, server: MockLlm, keyEnv: string, model = 'gpt-4o-mini'): string {
+  return `[llm.providers.${name}]
+type = "openai"
+endpoint = "${server.url}/v1"
+api_key = "{env:${keyEnv}}"
+default_model = "${model}"
+`;
+}
 
 /** Types `message` into the chat panel's composer and sends it. */
 export async function sendChat(page: Page, message: string): Promise<void> {

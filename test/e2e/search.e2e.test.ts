@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
 const skip = prerequisites();
@@ -44,11 +44,7 @@ before(async () => {
   page = workbench.page;
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, scratch));
 
 test('the kiln is indexed on activation; Semantic Search finds a note and opens it at the hit', { skip, timeout: 240_000 }, async () => {
   await indexShows(3);

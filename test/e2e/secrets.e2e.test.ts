@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { GOOD_KEY, startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
-import { openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
 
 const skip = prerequisites();
 
@@ -46,12 +46,7 @@ default_model = "gpt-4o-mini"
   await statusItem(page, 'hearth.status').waitFor({ timeout: 90_000 });
 });
 
-after(async () => {
-  await workbench?.close();
-  await codeServer?.stop();
-  await server?.stop();
-  scratch?.remove();
-});
+after(() => closeAll(workbench, codeServer, server, scratch));
 
 const row = (text: string) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
 
