@@ -104,6 +104,8 @@ model = ${JSON.stringify(tinyModelDir())}
 after(() => closeAll(workbench, codeServer, server, scratch));
 
 test('open the chat, pick the agent, streamed markdown, :model in the status bar', { skip, timeout: 240_000 }, async () => {
+  // Before any pick, the agent item invites one (as the chat header does), rather than saying "no agent".
+  await statusShows('hearth.agentStatus', 'Choose agent…');
   await runCommand(page, 'Hearth: Focus Chat');
   // lazy_agent_selection: the picker is shown; the agent status item follows the pick.
   const card = chat().locator('.agent-card[data-agent="kiln"]');

@@ -18,7 +18,8 @@ export class AgentStatusItem implements vscode.Disposable {
   }
 
   update(agent: string | undefined): void {
-    this.item.text = `$(hubot) ${agent ?? 'no agent'}`;
+    // "no agent" read as something broken; the chat header says the same thing as an action.
+    this.item.text = `$(hubot) ${agent ?? 'Choose agent…'}`;
     this.item.tooltip = agent ? `Hearth chat agent: ${agent}\nClick to choose another` : 'Hearth chat: no agent chosen yet (the default answers first)\nClick to choose';
   }
 
