@@ -4,33 +4,13 @@
 // Prints one JSON line.
 import { openVectorStore } from '../../src/core/index/store/openStore';
 import type { ChunkRecord, StoreKind } from '../../src/core/index/store/vectorStore';
+import { randomVector, rng } from '../unit/store/helpers';
 
 export const DIM = 384;
 const PER_NOTE = 10;
 const HEADER = { providerType: 'local_cpu', model: 'bench', dim: DIM };
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function unitVector(next: () => number): Float32Array {
-  const v = new Float32Array(DIM);
-  let n = 0;
-  for (let i = 0; i < DIM; i++) {
-    v[i] = next() + next() + next() - 1.5;
-    n += v[i] * v[i];
-  }
-  n = Math.sqrt(n);
-  for (let i = 0; i < DIM; i++) v[i] /= n;
-  return v;
-}
+const unitVector = (next: () => number) => randomVector(DIM, next);
 
 function chunks(note: number, hash: string): ChunkRecord[] {
   const notePath = `notes/${note}.md`;
