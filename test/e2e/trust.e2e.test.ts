@@ -79,6 +79,10 @@ test('Restricted Mode: the workspace server waits (diagnostics say so), the glob
   await no.waitFor({ timeout: 90_000 });
   await screenshot(page, 'trust-startup-prompt');
   await no.click();
+  // The notice names what waits and says the rest of the workspace file applies (chat is not on the global config alone).
+  const notice = page.locator('.notifications-toasts', { hasText: 'Restricted Mode ignores' }).first();
+  await notice.waitFor({ timeout: 90_000 });
+  assert.match(await notice.innerText(), /ignores mcp\.servers\[0\], chat\.endpoint in this workspace's \.hearth\/config\.toml until you trust it; until then those keys come from your global configuration or the defaults \(the rest of the file applies\)/);
 
   // The global config's server runs in Restricted Mode; the workspace's does not.
   await gatewayItem().waitFor({ timeout: 90_000 });

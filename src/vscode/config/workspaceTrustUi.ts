@@ -38,7 +38,7 @@ export function withheldNotifier(): (loaded: LoadedConfig) => void {
     const keys = [...new Set(loaded.withheld.map((key) => key.keyPath))];
     const listed = keys.length > 3 ? `${keys.slice(0, 3).join(', ')} and ${keys.length - 3} more` : keys.join(', ');
     void vscode.window
-      .showWarningMessage(`Hearth: Restricted Mode ignores ${listed} in this workspace's .hearth/config.toml until you trust it. Chat and search use your global configuration.`, 'Manage Workspace Trust')
+      .showWarningMessage(`Hearth: Restricted Mode ignores ${listed} in this workspace's .hearth/config.toml until you trust it; until then those keys come from your global configuration or the defaults (the rest of the file applies).`, 'Manage Workspace Trust')
       .then((choice) => (choice ? vscode.commands.executeCommand(MANAGE_TRUST_COMMAND) : undefined));
   };
 }
