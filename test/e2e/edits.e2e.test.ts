@@ -162,6 +162,8 @@ test('a deleted note comes back with Undo Last Agent Change, even after a reload
   await confirm.click();
   await until('basil.md restored', async () => (existsSync(join(ws, 'basil.md')) ? true : undefined), 30_000);
   assert.equal(readFileSync(join(ws, 'basil.md'), 'utf8'), BASIL);
+  // The notification says whose change was undone, under Hearth's name.
+  await page.locator('.notifications-toasts', { hasText: "Hearth: undid kiln's last change: basil.md" }).first().waitFor({ timeout: 20_000 });
 });
 
 test('an agent creating a protected file (AGENTS.md) is asked about in a modal first; Cancel leaves nothing and the agent is told', { skip, timeout: 180_000 }, async () => {

@@ -52,10 +52,14 @@ export async function undoLastAgentChange(deps: UndoDeps): Promise<void> {
       if (answer !== 'Undo') return;
     }
     const restored = await applyUndo(journal, files, plan, { force, client: 'editor' });
-    void vscode.window.showInformationMessage(`Undone: ${restored.join(', ')}`);
+    void vscode.window.showInformationMessage(`Hearth: undid ${who}'s last change: ${restored.join(', ')}`);
   } catch (error) {
+    // Nothing to undo is an answer, not a failure: no warning in the log for it.
+    if (isHearthError(error) && error.code === 'changes.nothing_to_undo') {
+      void vscode.window.showInformationMessage('Hearth: there is no agent change to undo.');
+      return;
+    }
     deps.log.child('changes').warn(`undo failed: ${describeError(error)}`);
-    if (isHearthError(error) && error.code === 'changes.nothing_to_undo') void vscode.window.showInformationMessage('There is no agent change to undo.');
-    else void vscode.window.showErrorMessage(`Undo failed: ${describeError(error)}`);
+    void vscode.window.showErrorMessage(`Hearth: undo failed: ${describeError(error)}`);
   }
 }
