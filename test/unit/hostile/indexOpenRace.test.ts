@@ -73,13 +73,19 @@ test('opening the flat index while another process commits and compacts never co
   }
 });
 
+/** A store in `dir` with one committed note, still open. */
+async function committedStore(dir: string): Promise<FlatStore> {
+  const store = new FlatStore(dir, HEADER);
+  await store.open();
+  await store.upsertNote('n0.md', [], [], 'r1');
+  await store.commit();
+  return store;
+}
+
 test('leftovers are trimmed only by the lock holder: a live writer keeps its temp manifest and appended bytes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-race-'));
   try {
-    const writer = new FlatStore(dir, HEADER);
-    await writer.open();
-    await writer.upsertNote('n0.md', [], [], 'r1');
-    await writer.commit();
+    const writer = await committedStore(dir);
     // Another process is mid-commit: it holds the lock and has written its temp manifest.
     const temp = join(dir, 'manifest.json.999999.tmp');
     writeFileSync(temp, '{}');
@@ -104,11 +110,7 @@ test('leftovers are trimmed only by the lock holder: a live writer keeps its tem
 test('an open with nothing left over changes nothing in the folder (no lock taken only to find that out)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-race-'));
   try {
-    const writer = new FlatStore(dir, HEADER);
-    await writer.open();
-    await writer.upsertNote('n0.md', [], [], 'r1');
-    await writer.commit();
-    await writer.dispose();
+    await (await committedStore(dir)).dispose();
     const { statSync, utimesSync } = await import('node:fs');
     const past = new Date(Date.now() - 60_000);
     utimesSync(dir, past, past);
