@@ -82,6 +82,8 @@ const builds = [
     external: ['onnxruntime-node', 'onnxruntime-common'],
     alias: { sharp: './src/core/index/embedders/sharpStub.cjs' },
   },
+  // The query worker of `hearth search` (a web-service embedder, one query), loaded from beside the bundles.
+  { ...node, entryPoints: ['src/core/index/embedders/queryEmbedWorker.ts'], outfile: 'dist/queryEmbedWorker.js' },
 ];
 if (existsSync('src/webview/main.ts')) {
   builds.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' });

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { QueryEmbeddingWorker } from '../core/index/embedders/queryEmbedding';
 import { KilnIndex } from '../core/index/kilnIndex';
 import type { CliContext } from './cliContext';
 import type { CliIo } from './cliIo';
@@ -12,7 +13,7 @@ export function cliModelCacheDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** The kiln's index as `hearth index` and `hearth search` use it; the caller disposes it. */
-export function createCliIndex(cli: CliContext, io: CliIo): KilnIndex {
+export function createCliIndex(cli: CliContext, io: CliIo, options: { queryWorker?: QueryEmbeddingWorker } = {}): KilnIndex {
   const { config } = cli.loaded;
   return new KilnIndex({
     kilnRoot: config.kiln_path ?? cli.workspaceRoot,
@@ -27,5 +28,6 @@ export function createCliIndex(cli: CliContext, io: CliIo): KilnIndex {
       baseDir: cli.workspaceRoot,
     },
     log: cli.host.log,
+    ...(options.queryWorker ? { queryWorker: options.queryWorker } : {}),
   });
 }

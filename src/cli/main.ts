@@ -5,13 +5,15 @@
 import { describeError, isHearthError } from '../core/errors';
 import { Redactor } from '../core/logging/redactor';
 import type { CliIo, CommandRunner } from './cliIo';
+import { startSearchWorker } from './commands/searchWorker';
 import { redactingStream } from './redactingStream';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
 import { version } from '../../package.json';
 
 interface CommandEntry {
   summary: string;
-  load: () => Promise<CommandRunner>;
+  /** The command's code (a chunk of its own); given the arguments, it may start work that does not wait for it. */
+  load: (argv: string[]) => Promise<CommandRunner>;
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
@@ -21,7 +23,14 @@ const COMMANDS: Record<string, CommandEntry> = {
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
   models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
   index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
-  search: { summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json]', load: async () => (await import('./commands/search')).run },
+  search: {
+    summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json]',
+    load: async (argv) => {
+      const worker = startSearchWorker(argv);
+      const { run } = await import('./commands/search');
+      return (args, io) => run(args, io, worker);
+    },
+  },
   ask: { summary: 'Ask the active chat model one question (or an agent, with --agent NAME); the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
   changes: { summary: 'List the changes agents made to the kiln, one row per file (--json, --limit N)', load: async () => (await import('./commands/changes')).run },
   undo: { summary: 'Undo the newest agent turn, or one change: hearth undo [ID] [--force]', load: async () => (await import('./commands/undo')).run },
@@ -54,7 +63,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
     return 2;
   }
   try {
-    const run = await entry.load();
+    const run = await entry.load(rest);
     return await run(rest, io);
   } catch (error) {
     // Expected failures print their message (which carries the remedy) only; anything else is a

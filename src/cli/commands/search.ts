@@ -1,5 +1,7 @@
 import { SEARCH_MODES, type SearchMode } from '../../core/index/searchResult';
-import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
+import { QueryEmbeddingWorker } from '../../core/index/embedders/queryEmbedding';
+import type { KilnIndex } from '../../core/index/kilnIndex';
+import { COMMON_HELP, createCliContext, parseCommandLine, UsageError, type CliContext } from '../cliContext';
 import { createCliIndex } from '../indexContext';
 import type { CliIo } from '../cliIo';
 import { indexWithProgress } from './indexKiln';
@@ -22,7 +24,16 @@ Before a hybrid or semantic search the index is brought up to date (only changed
 ${COMMON_HELP}
 `;
 
-export async function run(argv: string[], io: CliIo): Promise<number> {
+/** `worker`: the query's embedding worker, when the dispatcher started it (searchWorker.ts) before this code loaded. */
+export async function run(argv: string[], io: CliIo, worker?: Promise<QueryEmbeddingWorker | undefined>): Promise<number> {
+  try {
+    return await runSearch(argv, io, worker);
+  } finally {
+    void worker?.then((w) => w?.dispose(), () => undefined);
+  }
+}
+
+async function runSearch(argv: string[], io: CliIo, early: Promise<QueryEmbeddingWorker | undefined> | undefined): Promise<number> {
   const { values, positionals } = parseCommandLine('search', argv, { mode: { type: 'string', short: 'm' }, limit: { type: 'string', short: 'n' }, json: { type: 'boolean' }, chunks: { type: 'boolean' } }, true);
   if (values.help) {
     io.stdout.write(HELP);
@@ -36,10 +47,31 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number (see hearth search --help)');
 
   // Text and property search read the folder's own notes; the other modes embed the query.
-  const trustNeeds = mode === 'hybrid' || mode === 'semantic' ? { areas: ['embedding', 'database', 'kiln'] as const } : { areas: [] };
-  const cli = await createCliContext(io, values, { trustNeeds });
-  cli.reportConfigProblems();
-  const index = createCliIndex(cli, io);
+  const embeds = mode === 'hybrid' || mode === 'semantic';
+  // Started before the config is read: a web-service embedder's SDK loads on another core meanwhile.
+  const queryWorker = embeds ? ((await early) ?? new QueryEmbeddingWorker()) : undefined;
+  let index: KilnIndex | undefined;
+  try {
+    const trustNeeds = embeds ? { areas: ['embedding', 'database', 'kiln'] as const } : { areas: [] };
+    const cli = await createCliContext(io, values, { trustNeeds });
+    cli.reportConfigProblems();
+    index = createCliIndex(cli, io, { queryWorker });
+    return await searchWith(cli, index, io, query, { mode, limit, json: values.json === true, chunks: values.chunks === true });
+  } finally {
+    await index?.dispose();
+    void queryWorker?.dispose();
+  }
+}
+
+interface SearchOptions {
+  mode: SearchMode;
+  limit: number;
+  json: boolean;
+  chunks: boolean;
+}
+
+async function searchWith(cli: CliContext, index: KilnIndex, io: CliIo, query: string, options: SearchOptions): Promise<number> {
+  const { mode, limit } = options;
   // Ends the query's embedding when the command ends first (the index run failed): a provider slow to
   // answer would otherwise keep the process alive after the error was printed.
   const queryEmbedding = new AbortController();
@@ -52,8 +84,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const report = await indexWithProgress(cli, index);
       if (report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }
-    const results = await index.search(query, { mode, limit, chunks: values.chunks === true, ...(queryVector ? { queryVector } : {}) });
-    if (values.json) {
+    const results = await index.search(query, { mode, limit, chunks: options.chunks, ...(queryVector ? { queryVector } : {}) });
+    if (options.json) {
       io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       return 0;
     }
@@ -66,6 +98,5 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } finally {
     queryEmbedding.abort();
-    await index.dispose();
   }
 }

@@ -49,7 +49,8 @@ export interface IndexReport {
 export interface IndexRunContext {
   kilnRoot: string;
   rules: ScanRules;
-  store: VectorStore;
+  /** The store, or its opening: the kiln is scanned while the store's files are read. */
+  store: VectorStore | Promise<VectorStore>;
   /** Created lazily: a run with nothing to embed never loads a model or calls a server. */
   embedder: () => Promise<Embedder>;
   batching: BatchingOptions;
@@ -70,7 +71,8 @@ const COMMIT_EVERY_MS = 5000;
  */
 export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = {}): Promise<IndexReport> {
   const started = performance.now();
-  const { store } = ctx;
+  const opening = Promise.resolve(ctx.store);
+  opening.catch(() => undefined);
   const { signal, progress } = options;
   const report: IndexReport = { notes: 0, chunks: 0, embeddedNotes: 0, embedded: 0, unchanged: 0, removed: 0, skipped: [], problems: [], seconds: 0, cancelled: false };
   // Every note is opened confined (DESIGN.md decision 16): paths from a watcher or a walk that
@@ -78,6 +80,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const files = new ConfinedRoot(ctx.kilnRoot);
   const scan = options.paths ? await scanPaths(files, options.paths, ctx.rules) : await scanKiln(files, ctx.rules);
   report.skipped.push(...scan.skipped);
+  const store = await opening;
   await store.refresh?.();
   const indexed = store.noteHashes();
   const present = new Set(scan.notes.map((n) => n.path));
@@ -126,7 +129,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const flush = async (group: { note: ParsedNote; chunks: Chunk[] }[]): Promise<void> => {
     if (group.length === 0) return;
     const texts = group.flatMap(({ note, chunks }) => chunks.map((c) => embeddingText(note, c)));
-    const vectors = await embedMissing(ctx, texts, report, signal);
+    const vectors = await embedMissing(ctx, store, texts, report, signal);
     let at = 0;
     for (const { note, chunks } of group) {
       const records = chunks.map((c, i) => chunkRecord(note, c, i));
@@ -202,11 +205,11 @@ export function embeddingText(note: ParsedNote, chunk: Chunk): string {
  * embedded with this model, so only the rest reaches the embedder (none at all for a kiln the
  * team already indexed).
  */
-async function embedMissing(ctx: IndexRunContext, texts: string[], report: IndexReport, signal?: AbortSignal): Promise<Float32Array[]> {
+async function embedMissing(ctx: IndexRunContext, store: VectorStore, texts: string[], report: IndexReport, signal?: AbortSignal): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
-  if (!ctx.store.knownVectors && !ctx.vectorSource) return embedAll(await ctx.embedder(), texts, ctx.batching, signal);
+  if (!store.knownVectors && !ctx.vectorSource) return embedAll(await ctx.embedder(), texts, ctx.batching, signal);
   const hashes = texts.map(textHash);
-  const known = ctx.store.knownVectors ? await ctx.store.knownVectors([...new Set(hashes)]) : new Map<string, Float32Array>();
+  const known = store.knownVectors ? await store.knownVectors([...new Set(hashes)]) : new Map<string, Float32Array>();
   for (const hash of hashes) {
     const copied = known.has(hash) ? undefined : ctx.vectorSource?.get(hash);
     if (copied) known.set(hash, copied);

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
 import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking';
+import type { QueryEmbeddingWorker } from './embedders/queryEmbedding';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
@@ -26,6 +27,11 @@ export interface KilnIndexOptions {
   log: Logger;
   /** `hearth index --copy-to`: vectors by text hash from the other store and their dimension (no probe). */
   copySource?: { vectors: ReadonlyMap<string, Float32Array>; dim: number };
+  /**
+   * Where embedQuery asks a web-service embedder while none was made in this thread (the CLI
+   * starts it first thing: a cold process then loads the provider's SDK on another core).
+   */
+  queryWorker?: QueryEmbeddingWorker;
 }
 
 export interface SearchRequest {
@@ -142,7 +148,7 @@ export class KilnIndex {
       const run = async () =>
         runIndex(
           {
-            kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: await this.store(), embedder: () => this.getEmbedder(),
+            kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: this.store(), embedder: () => this.getEmbedder(),
             batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors,
           },
           options,
@@ -231,6 +237,9 @@ export class KilnIndex {
       const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
       return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
+    // The lexical side loads (its file read and checked) while the query is still being embedded.
+    const inProcessLexicon = mode === 'hybrid' && !store.lexicalSearch ? this.lexicalSide.of(store) : undefined;
+    inProcessLexicon?.catch(() => undefined);
     const vector = await (request.queryVector ?? this.embedQuery(query, request.signal));
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
     const notes = request.chunks ? limit * 2 : limit;
@@ -241,7 +250,7 @@ export class KilnIndex {
       const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
       // The store's own full-text search also scores the notes the vector side found.
       const vectorNotes = [...new Set(nearest.map((h) => h.chunk.notePath))];
-      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes) : await this.lexicalSide.of(store);
+      const lexicon = inProcessLexicon ? await inProcessLexicon : await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes);
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
       ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
     }
@@ -254,6 +263,12 @@ export class KilnIndex {
    * to hundreds of milliseconds) then runs while the notes are checked and the store loads.
    */
   async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    const { remote } = this.setup;
+    const worker = this.options.queryWorker;
+    if (worker && !worker.spent && remote && !this.embedder) {
+      if (this.disposed) throw new IndexDisposedError();
+      return worker.embed(remote, query, this.options.embedderDeps.redactor, signal);
+    }
     const [vector] = await (await this.getEmbedder()).embed([query], signal);
     return vector;
   }

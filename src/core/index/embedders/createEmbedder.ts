@@ -39,6 +39,27 @@ export interface EmbedderSetup {
   /** Makes the embedder (nothing loads before the first embed call). */
   create(): Promise<Embedder>;
   batching: BatchingOptions;
+  /**
+   * The embedder as plain data when it is a web service (cloud_a, cloud_b, local_runner): enough
+   * to make the same embedder in a worker thread (queryEmbedWorker.ts). Undefined for local models.
+   */
+  remote?: RemoteEmbedderSpec;
+}
+
+/** A web-service embedder as data (structured-clonable): `createRemoteEmbedder` makes it anywhere. */
+export type RemoteEmbedderSpec =
+  | { kind: 'openai'; providerType: 'cloud_a' | 'cloud_b'; model: string; baseURL: string; apiKey?: string }
+  | { kind: 'runner'; model: string; host: string };
+
+/** The embedder a spec describes; `redactor` scrubs the backend's error text (it learns the key here). */
+export async function createRemoteEmbedder(spec: RemoteEmbedderSpec, redactor: Redactor): Promise<Embedder> {
+  if (spec.kind === 'runner') {
+    const { OllamaEmbedder } = await import('./ollamaEmbedder');
+    return new OllamaEmbedder(spec.model, spec.host, redactor);
+  }
+  redactor.add(spec.apiKey);
+  const { OpenAiEmbedder } = await import('./openaiEmbedder');
+  return new OpenAiEmbedder(spec.providerType, spec.model, spec.baseURL, spec.apiKey, redactor);
 }
 
 /**
@@ -81,28 +102,31 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
         const { LlamaCppEmbedder } = await import('./llamaCppEmbedder');
         return new LlamaCppEmbedder(finalModel);
       }
-      case 'local_runner': {
-        const { OllamaEmbedder } = await import('./ollamaEmbedder');
-        // LOCAL_RUNNER_HOST already reached api_url when the config loaded (config/envOverrides.ts).
-        const host = config.api_url ?? defaults.apiUrl!;
-        return new OllamaEmbedder(finalModel, /^https?:\/\//.test(host) ? host : `http://${host}`, deps.redactor);
-      }
+      case 'local_runner':
       case 'cloud_a':
       case 'cloud_b': {
-        const vars = PROVIDER_ENV[type];
-        const key = deps.apiKey || undefined;
-        const redactor = deps.redactor ?? new Redactor();
-        redactor.add(key);
         // A custom api_url (a proxy, a local server) may need no key; the real service does.
-        if (!key && type === 'cloud_a' && !config.api_url) {
+        if (type === 'cloud_a' && !deps.apiKey && !config.api_url) {
+          const vars = PROVIDER_ENV[type];
           throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
         }
-        const { OpenAiEmbedder } = await import('./openaiEmbedder');
-        return new OpenAiEmbedder(type, finalModel, config.api_url ?? defaults.apiUrl!, key, redactor);
+        return createRemoteEmbedder(remote!, deps.redactor ?? new Redactor());
       }
     }
   };
-  return { providerType: type, model: finalModel, create, batching };
+  const remote = remoteSpec(type, finalModel, config, deps.apiKey);
+  return { providerType: type, model: finalModel, create, batching, ...(remote ? { remote } : {}) };
+}
+
+function remoteSpec(type: string, model: string, config: EmbeddingConfig, apiKey: string | undefined): RemoteEmbedderSpec | undefined {
+  const defaults = EMBEDDING_PROVIDER_DEFAULTS[type as keyof typeof EMBEDDING_PROVIDER_DEFAULTS];
+  if (type === 'local_runner') {
+    // LOCAL_RUNNER_HOST already reached api_url when the config loaded (config/envOverrides.ts).
+    const host = config.api_url ?? defaults.apiUrl!;
+    return { kind: 'runner', model, host: /^https?:\/\//.test(host) ? host : `http://${host}` };
+  }
+  if (type === 'cloud_a' || type === 'cloud_b') return { kind: 'openai', providerType: type, model, baseURL: config.api_url ?? defaults.apiUrl!, ...(apiKey ? { apiKey } : {}) };
+  return undefined;
 }
 
 function resolveModelPath(model: string, baseDir: string | undefined): string {

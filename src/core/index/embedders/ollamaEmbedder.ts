@@ -1,3 +1,4 @@
+import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import { scrubForeign, type Redactor } from '../../logging/redactor';
 import { type Embedder, EmbeddingError, normalize } from './embedder';
 
@@ -34,7 +35,7 @@ export class OllamaEmbedder implements Embedder {
 
   private async post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
     try {
-      return await fetch(new URL(path, this.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+      return await nodeHttpFetch(new URL(path, this.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new EmbeddingError('embedding.runner_unreachable', `The local runner at ${this.host} is not reachable; start it (ollama serve) or set [embedding].api_url.`, undefined, { cause: error });

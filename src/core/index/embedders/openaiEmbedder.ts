@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import type { Redactor } from '../../logging/redactor';
 import { type Embedder, EmbeddingError, normalize } from './embedder';
 
@@ -14,7 +15,7 @@ export class OpenAiEmbedder implements Embedder {
     private readonly redactor: Redactor,
   ) {
     // maxRetries 0: the batching wrapper owns retries, so attempts are not multiplied.
-    this.client = new OpenAI({ baseURL, apiKey: apiKey ?? 'none', maxRetries: 0 });
+    this.client = new OpenAI({ baseURL, apiKey: apiKey ?? 'none', maxRetries: 0, fetch: nodeHttpFetch });
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
