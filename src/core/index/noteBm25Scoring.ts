@@ -2,7 +2,7 @@ import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
 import { FIELDS, type FieldParams } from './noteFields';
 import type { NoteBm25Parts } from './noteBm25Snapshot';
-import { searchTerms } from './tokenize';
+import { fold, searchTerms, searchTermsFolded, termProbe } from './tokenize';
 
 const F = FIELDS.length;
 const K1 = 1.2;
@@ -54,7 +54,11 @@ export function bestNotes(
  */
 export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength: number | undefined, bodyB: number): number {
   if (q.norm === 0) return 0;
-  const tokens = searchTerms(`${chunk.headingPath.join(' ')} ${chunk.text}`);
+  const text = `${chunk.headingPath.join(' ')} ${chunk.text}`;
+  // Most sections of a long note hold none of the query's words: a substring test rules them out.
+  const folded = fold(text);
+  if (!q.terms.some((term) => folded.includes(termProbe(term.text)))) return 0;
+  const tokens = searchTermsFolded(folded);
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   const avg = avgLength ?? (tokens.length || 1);

@@ -1,7 +1,7 @@
 import type { LexicalQuery } from './noteBm25Scoring';
 import { joinHeading, roundScore, type SearchResult } from './searchResult';
 import { makeSnippet } from './snippet';
-import { tokenize } from './tokenize';
+import { fold, tokenize, tokenizeFolded } from './tokenize';
 import type { ChunkRecord, SearchHit } from './store/vectorStore';
 
 /**
@@ -157,9 +157,13 @@ function pairCoverage(pairs: Set<string>, chunks: ChunkRecord[]): number {
     if (text.length > PHRASE_CHARS) break;
     text += `${chunk.text}\n`;
   }
-  const words = tokenize(text.slice(0, PHRASE_CHARS));
+  const folded = fold(text.slice(0, PHRASE_CHARS));
+  const split = [...pairs].map((pair) => [pair.slice(0, pair.indexOf(' ')), pair.slice(pair.indexOf(' ') + 1)]);
+  // A pair's two words must both be in the text for it to be found: most candidates are ruled out here.
+  if (!split.some(([first, second]) => folded.includes(first) && folded.includes(second))) return 0;
+  const words = tokenizeFolded(folded);
   // Only a word that starts one of the query's pairs can start a match: no pair string for the rest.
-  const firsts = new Set([...pairs].map((pair) => pair.slice(0, pair.indexOf(' '))));
+  const firsts = new Set(split.map(([first]) => first));
   let found = 0;
   const seen = new Set<string>();
   for (let i = 0; i + 1 < words.length; i++) {

@@ -11,8 +11,13 @@ const MARKS = /\p{M}+/gu;
  * query word then matches inside a longer run, as in search engines for those languages.
  */
 export function tokenize(text: string): string[] {
-  const words = fold(text).match(TOKEN) ?? [];
-  if (!CJK.test(text)) return words;
+  return tokenizeFolded(fold(text));
+}
+
+/** `tokenize` of a text already folded (a caller that tested the folded text first). */
+export function tokenizeFolded(folded: string): string[] {
+  const words = folded.match(TOKEN) ?? [];
+  if (!CJK.test(folded)) return words;
   const out: string[] = [];
   for (const word of words) {
     if (!CJK.test(word)) {
@@ -45,6 +50,22 @@ const PLAIN_WORD = /^[a-z]{4,}$/;
  */
 export function searchTerms(text: string): string[] {
   return tokenize(text).map(stem);
+}
+
+/** `searchTerms` of a text already folded. */
+export function searchTermsFolded(folded: string): string[] {
+  return tokenizeFolded(folded).map(stem);
+}
+
+/**
+ * A string that every text holding a word whose search term is `term` contains once folded, so a
+ * text without it cannot match the term (ranking skips tokenizing it). Porter rewrites at most the
+ * last two letters of a stem into letters its word does not have there (`possibly` → `possibl`,
+ * `hoping` → `hope`): a stem less its last two letters opens every word it came from. Any other
+ * term is a word as written.
+ */
+export function termProbe(term: string): string {
+  return /^[a-z]+$/.test(term) ? term.slice(0, Math.max(0, term.length - 2)) : term;
 }
 
 /** Stems already computed: ranking sections re-reads the same words for every query. */
