@@ -3,7 +3,8 @@ import { StatCache } from './statCache';
 import { ConfinedRoot } from '../fs/confinedRoot';
 import type { Logger, Progress } from '../host';
 import { mapLimit, scanKiln, scanPaths, type ScanRules } from '../kiln/kilnScanner';
-import { contentHash, parseNote, type ParsedNote } from '../kiln/note';
+import type { ParsedNote } from '../kiln/note';
+import { contentHash } from '../kiln/noteContent';
 import { chunkNote, type Chunk } from './chunker';
 import { embedAll, type BatchingOptions } from './embedders/batching';
 import type { Embedder } from './embedders/embedder';
@@ -151,10 +152,12 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   let group: { note: ParsedNote; chunks: Chunk[] }[] = [];
   let groupChunks = 0;
   let inFlight: Promise<void> = Promise.resolve();
+  // The markdown and YAML parsers load only when a note changed (a search over an unchanged kiln needs neither).
+  const { parseNote } = changed.length > 0 ? await import('../kiln/note') : { parseNote: undefined };
   try {
     for (const { path, text } of changed) {
       signal?.throwIfAborted();
-      const note = parseNote(path, text);
+      const note = parseNote!(path, text);
       for (const problem of note.problems) report.problems.push({ path, message: problem.message });
       // A note whose frontmatter is broken is reported and left out until it is fixed, as binary
       // junk is: indexing it without its frontmatter would search it under the wrong title and tags.

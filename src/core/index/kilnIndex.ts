@@ -13,10 +13,9 @@ import { vectorsByTextHash } from './copyVectors';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, storeDir } from './store/openStore';
 import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
-import { propertyModeSearch, textModeSearch } from './diskSearch';
 import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
-import { LEXICAL_DEPTH, searchInStore } from './storeSearch';
+import { LEXICAL_DEPTH } from './storeLexicon';
 import { scanKiln } from '../kiln/kilnScanner';
 
 export interface KilnIndexOptions {
@@ -219,16 +218,18 @@ export class KilnIndex {
     // The team database answers every mode itself (full-text, property, HNSW); the flat stores
     // search the notes on disk for text and property, and their own BM25 for the lexical side.
     if (mode === 'text' || mode === 'property') {
-      const found = await this.inOwnStore(mode, (store) => searchInStore(store, mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars }));
+      const found = await this.inOwnStore(mode, async (store) => (await import('./storeSearch')).searchInStore(store, mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars }));
       if (found) return found;
     }
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
+      const { textModeSearch } = await import('./diskSearch');
       const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
-    if (mode === 'property') return propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    // The notes on disk (the markdown and YAML parsers load for these modes only).
+    if (mode === 'property') return (await import('./diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const store = await this.store();
     if (mode === 'hybrid' && request.lexicalOnly) {
       const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.lexicalSide.of(store);

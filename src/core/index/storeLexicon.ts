@@ -3,6 +3,9 @@ import type { LexicalRanker } from './noteRanking';
 import { tokenize } from './tokenize';
 import type { ChunkRecord, LexicalNote, VectorStore } from './store/vectorStore';
 
+/** Notes asked of a store's own full-text search: at least as many as hybrid's phrase re-ranking reads. */
+export const LEXICAL_DEPTH = 30;
+
 /** As NoteBm25's query: a pasted page is read this far, and this many of its distinct words count. */
 const MAX_QUERY_CHARS = 4000;
 const MAX_QUERY_TERMS = 256;

@@ -2,11 +2,8 @@ import { parsePropertyQuery } from '../kiln/propertySearch';
 import { propertyResult } from './diskSearch';
 import { rankHybrid, toResults } from './noteRanking';
 import type { SearchResult } from './searchResult';
-import { StoreLexicon } from './storeLexicon';
+import { LEXICAL_DEPTH, StoreLexicon } from './storeLexicon';
 import type { VectorStore } from './store/vectorStore';
-
-/** Notes asked of a store's own full-text search: at least as many as hybrid's phrase re-ranking reads. */
-export const LEXICAL_DEPTH = 30;
 
 export interface StoreSearchOptions {
   limit: number;

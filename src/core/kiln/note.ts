@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { scanMarkdownLinks, scanWikiLinks } from './linkScan';
+import { contentHash, looksBinary } from './noteContent';
+
+export { contentHash, looksBinary };
 
 export interface NoteHeading {
   level: number;
@@ -44,23 +46,6 @@ const FRONTMATTER_END = /^(---|\.\.\.)\s*$/;
 const HEADING_START = /^#{1,6}[ \t]/;
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const INLINE_TAG = /(^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
-
-export function contentHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-/** Text with NUL bytes or mostly control/replacement characters is not a note: report and skip it. */
-export function looksBinary(text: string): boolean {
-  if (text.includes('\u0000')) return true;
-  const sample = text.slice(0, 8192);
-  if (sample.length === 0) return false;
-  let bad = 0;
-  for (const ch of sample) {
-    const c = ch.codePointAt(0)!;
-    if (c === 0xfffd || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12)) bad++;
-  }
-  return bad / sample.length > 0.1;
-}
 
 /** Parses a markdown note. Never throws: broken frontmatter becomes a problem and is ignored. */
 export function parseNote(path: string, text: string): ParsedNote {

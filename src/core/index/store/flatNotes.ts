@@ -68,8 +68,18 @@ export class FlatNotes {
     const notePath = 'put' in line ? line.put : line.del;
     this.drop(notePath);
     if (!('put' in line)) return;
-    line.slots.forEach((slot, i) => this.take(notePath, slot, line.scales[i], line.errors[i], line.crcs[i], slotLimit));
-    this.notes.set(notePath, { hash: line.hash, slots: line.slots, rows: line.rows });
+    const { slots } = line;
+    const first = slots[0];
+    const end = first + slots.length;
+    // A note's slots are one run unless the note was rewritten over freed slots: taken in bulk.
+    if (slots.length > 0 && slots.every((slot, i) => slot === first + i)) {
+      if (!Number.isInteger(first) || first < 0 || end > slotLimit || this.table.alive.subarray(first, end).includes(1)) this.corrupt();
+      this.table.fillRun(first, notePath, line.scales, line.errors, line.crcs);
+      this.liveSlots += slots.length;
+    } else {
+      slots.forEach((slot, i) => this.take(notePath, slot, line.scales[i], line.errors[i], line.crcs[i], slotLimit));
+    }
+    this.notes.set(notePath, { hash: line.hash, slots, rows: line.rows });
   }
 
   chunkAt(slot: number): ChunkRecord {
@@ -109,10 +119,12 @@ export class FlatNotes {
   }
 
   private take(notePath: string, slot: number, scale: number, error: number, crc: number, slotLimit: number): void {
-    if (slot >= slotLimit || this.table.alive[slot]) {
-      throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing or reused slot.`);
-    }
+    if (slot >= slotLimit || this.table.alive[slot]) this.corrupt();
     this.table.fill(slot, notePath, scale, error, crc);
     this.liveSlots++;
+  }
+
+  private corrupt(): never {
+    throw new StoreCorruptError(`The chunk list of the index in ${this.dir} names a missing or reused slot.`);
   }
 }

@@ -46,6 +46,21 @@ export class SlotTable {
     this.note[slot] = notePath;
   }
 
+  /**
+   * Marks the slots from `start` on live for `notePath`, one per value: what fill does slot by slot,
+   * in bulk copies (opening an index fills every slot; one by one it was most of the open).
+   */
+  fillRun(start: number, notePath: string, scales: readonly number[], errors: readonly number[], crcs: readonly number[]): void {
+    const end = start + scales.length;
+    this.scale.set(scales, start);
+    this.err.set(errors, start);
+    this.crc.set(crcs, start);
+    this.alive.fill(1, start, end);
+    if (this.note.length < end) this.note.length = end;
+    this.note.fill(notePath, start, end);
+    for (const error of errors) if (error > this.maxErr) this.maxErr = error;
+  }
+
   /** Marks `slot` dead; false when it was already. */
   free(slot: number): boolean {
     if (!this.alive[slot]) return false;
