@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
 import { makeSnippet } from '../../../src/core/index/snippet';
 import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
-import { searchTerms, tokenize } from '../../../src/core/index/tokenize';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fold, searchTerms, termProbe, tokenize } from '../../../src/core/index/tokenize';
 
 let ids = 0;
 const chunk = (notePath: string, text: string, title = notePath.replace(/\.md$/, ''), headingPath: string[] = [], startLine = 1): ChunkRecord => ({
@@ -31,6 +33,30 @@ test('search terms: English words by their stem, other scripts, numbers and shor
   assert.deepEqual(searchTerms('Conversions converting converted'), ['convers', 'convert', 'convert']);
   assert.deepEqual(searchTerms('Generates generated'), searchTerms('generate generating'));
   assert.deepEqual(searchTerms('Straße café 日本 2024 api'), ['straße', 'cafe', '日本', '2024', 'api']);
+});
+
+test('term probes: every word of the dev-set kiln (and the stemmer\'s hard cases) folded contains the probe of its search term', () => {
+  const dir = 'test/eval/kiln';
+  const words = new Set<string>(['possibly', 'sensibility', 'hoping', 'relational', 'valency', 'ponies', 'ties', 'happily', 'generalization', 'café', '日本語', 'Straße', '2024']);
+  for (const name of readdirSync(dir)) for (const word of tokenize(readFileSync(join(dir, name), 'utf8'))) words.add(word);
+  assert.ok(words.size > 5_000, `only ${words.size} distinct words`);
+  const misses: string[] = [];
+  for (const word of words) {
+    const folded = fold(word);
+    for (const term of searchTerms(word)) if (!folded.includes(termProbe(term))) misses.push(`${word} → ${term} (probe ${termProbe(term)})`);
+  }
+  assert.deepEqual(misses, []);
+  // The probe rules texts out: it is not empty for a long term.
+  assert.equal(termProbe('highlight'), 'highlig');
+  assert.equal(termProbe('日本'), '日本');
+});
+
+test('section relevance: a section holding none of the query\'s words scores 0, one holding another form of a word scores above 0', () => {
+  const notes = [[chunk('a.md', 'Nothing to see here at all.', 'A', ['Intro']), chunk('a.md', 'It generates source maps quickly.', 'A', ['Maps'], 5)], [chunk('b.md', filler(40))]];
+  const index = new NoteBm25(notes);
+  const q = index.query('generating maps');
+  assert.equal(index.sectionRelevance(q, notes[0][0]), 0);
+  assert.ok(index.sectionRelevance(q, notes[0][1]) > 0);
 });
 
 test('ranking: a query finds a note that uses another form of its words (plural, tense)', () => {
