@@ -26,9 +26,13 @@ export interface Logger {
   child(topic: string): Logger;
 }
 
-/** Reports progress of long work; `increment` is a percentage of the whole, as in VS Code. */
+/**
+ * Reports progress of long work; `increment` is a percentage of the whole, as in VS Code. `done` of
+ * `total` counts the work's units (the notes of an index run) for a host that shows them apart from
+ * the message — the editor's search says how much of the index is built while a build runs.
+ */
 export interface Progress {
-  report(update: { message?: string; increment?: number }): void;
+  report(update: { message?: string; increment?: number; done?: number; total?: number }): void;
 }
 
 export interface ProgressOptions {

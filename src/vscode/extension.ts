@@ -160,7 +160,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
         index,
         vscode.commands.registerCommand(SEMANTIC_SEARCH_COMMAND, async () => {
           await index.whenOpened();
-          return showSemanticSearch(index.current, log);
+          return showSemanticSearch(index, log);
         }),
         vscode.commands.registerCommand('hearth.reindex', () => index.reindex()),
         vscode.commands.registerCommand('hearth.rebuildIndex', () => index.rebuild()),

@@ -127,6 +127,8 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   };
   const perNote = changed.length > 0 ? 100 / changed.length : 0;
   let done = 0;
+  // The count is known before the first (slow) group is embedded; no message, so a bar keeps its text.
+  if (changed.length > 0) progress?.report({ done, total: changed.length });
   const flush = async (group: { note: ParsedNote; chunks: Chunk[] }[]): Promise<void> => {
     if (group.length === 0) return;
     const texts = group.flatMap(({ note, chunks }) => chunks.map((c) => embeddingText(note, c)));
@@ -143,7 +145,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     }
     dirty = true;
     done += group.length;
-    progress?.report({ message: `${done} of ${changed.length} notes`, increment: group.length * perNote });
+    progress?.report({ message: `${done} of ${changed.length} notes`, increment: group.length * perNote, done, total: changed.length });
     await commitIfDue();
   };
 

@@ -13,11 +13,12 @@ import { describeError, isHearthError } from '../../core/errors';
 
 /** How often an unreachable index database is tried again. */
 const UNREACHABLE_RETRY_MS = 30_000;
-import type { Host, Logger } from '../../core/host';
+import type { Host, Logger, Progress } from '../../core/host';
 import type { Redactor } from '../../core/logging/redactor';
 import type { IndexReport } from '../../core/index/indexer';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
+import { describeProgress, indexingState, type IndexState } from './indexState';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** configCommands.ts registers it; named here so this file does not load the config commands. */
@@ -25,21 +26,22 @@ const SHOW_LOG_COMMAND = 'hearth.showLog';
 /** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
 const WATCH_DEBOUNCE_MS = 1500;
 
-type IndexState = { kind: 'off'; reason: string } | { kind: 'unreachable'; message: string } | { kind: 'indexing'; message?: string } | { kind: 'ready'; notes: number; chunks: number } | { kind: 'error'; message: string };
-
 export class IndexController implements vscode.Disposable {
   private index: KilnIndex | undefined;
   private key: string | undefined;
   private watcher: vscode.Disposable | undefined;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-  private state: IndexState = { kind: 'off', reason: 'no workspace' };
+  private indexState: IndexState = { kind: 'off', reason: 'no workspace' };
   /** A shared index database that was unreachable is tried again on this timer until it answers. */
   private retry?: ReturnType<typeof setTimeout>;
   private readonly statusItem = vscode.window.createStatusBarItem('hearth.index', vscode.StatusBarAlignment.Right, 98);
   private readonly _onDidChangeIndex = new vscode.EventEmitter<KilnIndex | undefined>();
   /** Fires when the index object is replaced (the gateway's semantic_search follows it). */
   readonly onDidChangeIndex = this._onDidChangeIndex.event;
+  private readonly _onDidChangeState = new vscode.EventEmitter<IndexState>();
+  /** Fires on every change of `state`: each progress report of a run, and its end (an open search follows it). */
+  readonly onDidChangeState = this._onDidChangeState.event;
   /** This controller's own lines; the KilnIndex it opens takes the plain log and names its topic itself. */
   private readonly indexLog: Logger;
   /** Set by dispose: an apply still loading the index's code (or checking for an index) then opens and runs nothing. */
@@ -62,6 +64,11 @@ export class IndexController implements vscode.Disposable {
 
   get current(): KilnIndex | undefined {
     return this.index;
+  }
+
+  /** What the index is doing now (indexing N of M notes, ready, failed…). */
+  get state(): IndexState {
+    return this.indexState;
   }
 
   /**
@@ -192,7 +199,7 @@ export class IndexController implements vscode.Disposable {
   async check(): Promise<void> {
     const index = await this.requireIndex();
     if (!index) return;
-    const state = this.state;
+    const state = this.indexState;
     if (state.kind === 'error' || state.kind === 'unreachable') {
       void this.showFailure(state.message);
       return;
@@ -218,12 +225,13 @@ export class IndexController implements vscode.Disposable {
     this.watcher?.dispose();
     this.statusItem.dispose();
     this._onDidChangeIndex.dispose();
+    this._onDidChangeState.dispose();
     await this.index?.dispose();
   }
 
   private async requireIndex(): Promise<KilnIndex | undefined> {
     await this.whenOpened();
-    if (!this.index) vscode.window.showWarningMessage(`Hearth: no index (${this.state.kind === 'off' ? this.state.reason : this.state.kind === 'error' ? this.state.message : 'not ready'}).`);
+    if (!this.index) vscode.window.showWarningMessage(`Hearth: no index (${this.indexState.kind === 'off' ? this.indexState.reason : this.indexState.kind === 'error' ? this.indexState.message : 'not ready'}).`);
     return this.index;
   }
 
@@ -262,9 +270,9 @@ export class IndexController implements vscode.Disposable {
 
   /** Full runs show a (cancellable) notification; background runs for a few paths only the status bar. */
   private async run(index: KilnIndex, options: { title?: string; force?: boolean; paths?: string[] }): Promise<IndexReport | undefined> {
-    this.setState({ kind: 'indexing' });
+    this.setState(indexingState(this.indexState, {}));
     try {
-      const work = (progress: { report(u: { message?: string; increment?: number }): void }, signal?: AbortSignal) =>
+      const work = (progress: Progress, signal?: AbortSignal) =>
         index.update({
           force: options.force,
           paths: options.paths,
@@ -272,7 +280,8 @@ export class IndexController implements vscode.Disposable {
           progress: {
             report: (update) => {
               progress.report(update);
-              if (update.message) this.setState({ kind: 'indexing', message: update.message });
+              // A run of an index replaced meanwhile (a config reload) is not what the state describes.
+              if (index === this.index && (update.message !== undefined || update.done !== undefined)) this.setState(indexingState(this.indexState, update));
             },
           },
         });
@@ -312,12 +321,13 @@ export class IndexController implements vscode.Disposable {
   }
 
   private setState(state: IndexState): void {
-    this.state = this.redactor.redactDeep(state);
+    this.indexState = this.redactor.redactDeep(state);
     this.render();
+    this._onDidChangeState.fire(this.indexState);
   }
 
   private render(): void {
-    const s = this.state;
+    const s = this.indexState;
     const item = this.statusItem;
     item.backgroundColor = s.kind === 'error' || s.kind === 'unreachable' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     switch (s.kind) {
@@ -326,7 +336,7 @@ export class IndexController implements vscode.Disposable {
         item.tooltip = `Hearth index: ${s.reason}`;
         break;
       case 'indexing':
-        item.text = `$(sync~spin) Indexing${s.message ? ` ${s.message}` : ''}`;
+        item.text = `$(sync~spin) Indexing${s.message || s.notes ? ` ${s.message ?? describeProgress(s.notes)}` : ''}`;
         item.tooltip = 'Hearth is indexing the kiln';
         break;
       case 'ready':

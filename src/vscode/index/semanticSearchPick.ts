@@ -3,7 +3,8 @@
  * mode), one row per note — title, best heading, path:line, relevance and snippet — previews the
  * note at its best section on focus and opens it there on accept. A row's "sections" button lists
  * the note's other matching sections in a second step. An empty or missing index offers
- * "Reindex now" instead of an empty list.
+ * "Reindex now" instead of an empty list. While the index is being built or updated, the pick says
+ * how far it is (searchPickNotice.ts) and searches again when the run ends.
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import type { SearchResult, SectionHit } from '../../core/index/searchResult';
+import type { IndexState } from './indexState';
+import { searchPickHeader, searchPickNotice, type NoticeRow, type SearchSituation } from './searchPickNotice';
 
 const TYPING_DEBOUNCE_MS = 250;
 const LIMIT = 20;
@@ -25,7 +28,14 @@ interface Place {
 interface HitItem extends vscode.QuickPickItem {
   hit?: SearchResult;
   place?: Place;
-  reindex?: boolean;
+  notice?: NoticeRow['action'];
+}
+
+/** The IndexController as the pick sees it: the index and its run state, followed while the pick is open. */
+export interface SearchIndexSource {
+  readonly current: KilnIndex | undefined;
+  readonly state: IndexState;
+  readonly onDidChangeState: vscode.Event<IndexState>;
 }
 
 const SECTIONS_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Other matching sections of this note' };
@@ -37,42 +47,63 @@ export function relevanceBar(score: number): string {
   return `${'▰'.repeat(filled)}${'▱'.repeat(5 - filled)} ${Math.round(clamped * 100)}%`;
 }
 
-const reindexItem = (why: string): HitItem => ({ label: '$(sync) Reindex now', description: why, alwaysShow: true, reindex: true });
+const noticeItem = (row: NoticeRow): HitItem => ({ label: row.label, description: row.description, alwaysShow: true, notice: row.action });
 
-export async function showSemanticSearch(index: KilnIndex | undefined, log: Logger): Promise<void> {
+export async function showSemanticSearch(source: SearchIndexSource, log: Logger): Promise<void> {
+  const index = source.current;
   if (!index) {
     vscode.window.showWarningMessage('Hearth: the kiln has no index yet (open a folder; see the Hearth log).');
     return;
   }
   const pick = vscode.window.createQuickPick<HitItem>();
-  pick.title = 'Hearth: Semantic Search';
-  pick.placeholder = 'Search the notes by words and meaning';
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   let timer: NodeJS.Timeout | undefined;
   let generation = 0;
   let controller: AbortController | undefined;
-  /** Whether the index holds no note (never built, cleared, or built on an empty kiln). */
-  const isEmpty = async () => !(await index.exists()) || (await index.counts()).notes === 0;
+  /** What the list shows now: the hits of the last search and where that search stood. */
+  let shown: { hits: HitItem[]; situation: SearchSituation } = { hits: [], situation: 'no-query' };
+  /** Hits, then the row the run state asks for (the pick's title and placeholder follow it too). */
+  const render = () => {
+    const state = source.state;
+    const header = searchPickHeader(state);
+    pick.title = header.title;
+    pick.placeholder = header.placeholder;
+    const notice = searchPickNotice(state, shown.situation);
+    const active = pick.activeItems[0];
+    pick.items = [...shown.hits, ...(notice ? [noticeItem(notice)] : [])];
+    // A new count must not move the user's place in the list.
+    if (active?.hit && shown.hits.includes(active)) pick.activeItems = [active];
+  };
+  /**
+   * Whether the index holds no note (never built, cleared, or built on an empty kiln). While a run
+   * is under way the store is open and holds what was embedded so far, committed or not.
+   */
+  const isEmpty = async () => !(source.state.kind === 'indexing' || (await index.exists())) || (await index.counts()).notes === 0;
   const run = async (query: string) => {
     const mine = ++generation;
     controller?.abort();
     controller = new AbortController();
     if (!query.trim()) {
-      pick.items = (await isEmpty().catch(() => false)) ? [reindexItem('the index is empty')] : [];
+      const empty = await isEmpty().catch(() => false);
+      if (mine !== generation) return;
+      shown = { hits: [], situation: empty ? 'empty-index' : 'no-query' };
+      render();
       pick.busy = false;
       return;
     }
     pick.busy = true;
     try {
       if (await isEmpty()) {
-        if (mine === generation) pick.items = [reindexItem('the index is empty: build it to search the notes')];
+        if (mine !== generation) return;
+        shown = { hits: [], situation: 'empty-index' };
+        render();
         return;
       }
       const hits = await index.search(query, { mode: 'hybrid', limit: LIMIT, signal: controller.signal });
       if (mine !== generation) return;
       // alwaysShow: keep VS Code from filtering our ranked results by its own fuzzy match on the label.
-      pick.items = hits.map((hit) => ({
+      const rows: HitItem[] = hits.map((hit) => ({
         label: hit.title,
         description: `${hit.heading && hit.heading !== hit.title ? `${hit.heading} · ` : ''}${hit.path}:${hit.startLine}`,
         detail: `${relevanceBar(hit.score)} · ${hit.snippet}`,
@@ -81,9 +112,12 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
         hit,
         place: hit,
       }));
+      shown = { hits: rows, situation: rows.length > 0 ? 'hits' : 'no-hits' };
+      render();
     } catch (error) {
       if (mine !== generation) return;
-      pick.items = [];
+      shown = { hits: [], situation: 'no-hits' };
+      render();
       log.child('search').warn(`${describeError(error)}`);
       vscode.window.showWarningMessage(`Hearth: search failed: ${describeError(error)}`);
     } finally {
@@ -91,24 +125,39 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
     }
   };
   const accept = (item: HitItem | undefined) => {
-    if (!item) return;
+    // A status row only informs: the pick stays open for the results it announces.
+    if (!item || item.notice === 'status') return;
     pick.hide();
-    if (item.reindex) void vscode.commands.executeCommand(REINDEX_COMMAND);
+    if (item.notice === 'reindex') void vscode.commands.executeCommand(REINDEX_COMMAND);
     else if (item.place) void openAt(index.kilnRoot, item.place, false);
   };
+  let wasIndexing = source.state.kind === 'indexing';
+  let previewed: HitItem | undefined;
   const disposables: vscode.Disposable[] = [
     pick.onDidChangeValue((value) => {
       clearTimeout(timer);
       timer = setTimeout(() => void run(value), TYPING_DEBOUNCE_MS);
     }),
     pick.onDidChangeActive((items) => {
-      if (items[0]?.place) void openAt(index.kilnRoot, items[0].place, true);
+      // The same row again (the list redrawn for a new count) is previewed already.
+      if (!items[0]?.place || items[0] === previewed) return;
+      previewed = items[0];
+      void openAt(index.kilnRoot, items[0].place, true);
     }),
     pick.onDidAccept(() => accept(pick.selectedItems[0] ?? pick.activeItems[0])),
     pick.onDidTriggerItemButton(({ item }) => {
       if (!item.hit) return;
       pick.hide();
       void showSections(index.kilnRoot, item.hit);
+    }),
+    source.onDidChangeState((state) => {
+      const indexing = state.kind === 'indexing';
+      // The run ended: search again, so the results are the whole index's and the notice goes.
+      // Nothing searchable yet: search again as notes arrive. Otherwise only the counts change.
+      const again = (wasIndexing && !indexing) || (indexing && shown.situation === 'empty-index');
+      wasIndexing = indexing;
+      if (again) void run(pick.value);
+      else render();
     }),
     pick.onDidHide(() => {
       clearTimeout(timer);
@@ -117,6 +166,7 @@ export async function showSemanticSearch(index: KilnIndex | undefined, log: Logg
       pick.dispose();
     }),
   ];
+  render();
   pick.show();
   void run('');
 }

@@ -1,0 +1,34 @@
+/**
+ * What the editor's index is doing: the one run state the IndexController keeps, which its status
+ * item shows and the Semantic Search quick pick reads (the pick has no progress of its own). Free of
+ * `vscode`, so the rules are unit-tested.
+ */
+
+/** Notes of the running index run embedded so far, of those it has to embed. */
+export interface NotesProgress {
+  done: number;
+  total: number;
+}
+
+export type IndexState =
+  | { kind: 'off'; reason: string }
+  | { kind: 'unreachable'; message: string }
+  /** `notes` is unknown while the kiln is scanned (and stays from the last count while a model downloads). */
+  | { kind: 'indexing'; message?: string; notes?: NotesProgress }
+  | { kind: 'ready'; notes: number; chunks: number }
+  | { kind: 'error'; message: string };
+
+/**
+ * The state after a progress report of the running run: the message is the latest one, the count
+ * the latest count (a report without one, such as a model download's, keeps it).
+ */
+export function indexingState(previous: IndexState, update: { message?: string; done?: number; total?: number }): IndexState {
+  const counted = update.done !== undefined && update.total !== undefined ? { done: update.done, total: update.total } : undefined;
+  const kept = previous.kind === 'indexing' ? previous : undefined;
+  return { kind: 'indexing', message: update.message ?? kept?.message, notes: counted ?? kept?.notes };
+}
+
+/** "120 of 557 notes", or nothing while the run is still counting. */
+export function describeProgress(notes: NotesProgress | undefined): string | undefined {
+  return notes && `${notes.done} of ${notes.total} note${notes.total === 1 ? '' : 's'}`;
+}

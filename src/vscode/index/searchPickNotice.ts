@@ -1,0 +1,48 @@
+/**
+ * What the Semantic Search quick pick says about the index beside its results. While a run is
+ * under way the index answers from the notes embedded so far: the pick says so (its title, and a
+ * row after the results), so a note not indexed yet does not look like a note that does not exist.
+ * An empty index offers "Reindex now" — unless a build is already running, which it then reports
+ * instead of starting a second one. Free of `vscode`, so the rules are unit-tested.
+ */
+import { describeProgress, type IndexState } from './indexState';
+
+/** Where the pick stands: no query typed, no note in the index, no hit for the query, or hits. */
+export type SearchSituation = 'no-query' | 'empty-index' | 'no-hits' | 'hits';
+
+/** A row that is not a note: `reindex` runs "Hearth: Reindex" on accept; `status` only informs (accepting it does nothing). */
+export interface NoticeRow {
+  action: 'reindex' | 'status';
+  label: string;
+  description?: string;
+}
+
+export const SEARCH_TITLE = 'Hearth: Semantic Search';
+
+/** The pick's title and placeholder: both say that the index is incomplete while a run is under way. */
+export function searchPickHeader(state: IndexState): { title: string; placeholder: string } {
+  if (state.kind !== 'indexing') return { title: SEARCH_TITLE, placeholder: 'Search the notes by words and meaning' };
+  return { title: `${SEARCH_TITLE} (${indexingText(state)})`, placeholder: 'Search the notes indexed so far by words and meaning' };
+}
+
+/** The row to show for this situation (after the hits, or as the only row), if any. */
+export function searchPickNotice(state: IndexState, situation: SearchSituation): NoticeRow | undefined {
+  if (state.kind !== 'indexing') {
+    return situation === 'empty-index' ? { action: 'reindex', label: '$(sync) Reindex now', description: 'the index is empty: build it to search the notes' } : undefined;
+  }
+  const progress = describeProgress(state.notes);
+  switch (situation) {
+    case 'empty-index':
+      return { action: 'status', label: `$(sync~spin) ${indexingText(state)}`, description: 'no note is searchable yet; results appear here as notes are indexed' };
+    case 'no-hits':
+      return { action: 'status', label: '$(sync~spin) No match in the notes indexed so far', description: `indexing${progress ? ` ${progress}` : ''} — the note may not be indexed yet` };
+    case 'no-query':
+    case 'hits':
+      return { action: 'status', label: `$(sync~spin) ${indexingText(state)} — results may be incomplete` };
+  }
+}
+
+function indexingText(state: Extract<IndexState, { kind: 'indexing' }>): string {
+  const progress = describeProgress(state.notes);
+  return progress ? `Indexing… ${progress}` : 'Indexing…';
+}
