@@ -1,7 +1,7 @@
 /**
  * What the Semantic Search quick pick says about the index beside its results. While a run is
  * under way the index answers from the notes embedded so far: the pick says so (its title, and a
- * row after the results), so a note not indexed yet does not look like a note that does not exist.
+ * row above the results, the best hit still the active one), so a note not indexed yet does not look like a note that does not exist.
  * An empty index offers "Reindex now" — unless a build is already running, which it then reports
  * instead of starting a second one. Free of `vscode`, so the rules are unit-tested.
  */
@@ -25,7 +25,7 @@ export function searchPickHeader(state: IndexState): { title: string; placeholde
   return { title: `${SEARCH_TITLE} (${indexingText(state)})`, placeholder: 'Search the notes indexed so far by words and meaning' };
 }
 
-/** The row to show for this situation (after the hits, or as the only row), if any. */
+/** The row to show for this situation (above the hits, or as the only row), if any. */
 export function searchPickNotice(state: IndexState, situation: SearchSituation): NoticeRow | undefined {
   if (state.kind !== 'indexing') {
     return situation === 'empty-index' ? { action: 'reindex', label: '$(sync) Reindex now', description: 'the index is empty: build it to search the notes' } : undefined;
@@ -33,7 +33,7 @@ export function searchPickNotice(state: IndexState, situation: SearchSituation):
   const progress = describeProgress(state.notes);
   switch (situation) {
     case 'empty-index':
-      return { action: 'status', label: `$(sync~spin) ${indexingText(state)}`, description: 'no note is searchable yet; results appear here as notes are indexed' };
+      return { action: 'status', label: `$(sync~spin) ${indexingText(state)}`, description: 'nothing to search yet; hits appear as notes are indexed' };
     case 'no-hits':
       return { action: 'status', label: '$(sync~spin) No match in the notes indexed so far', description: `indexing${progress ? ` ${progress}` : ''} — the note may not be indexed yet` };
     case 'no-query':

@@ -63,7 +63,7 @@ export async function showSemanticSearch(source: SearchIndexSource, log: Logger)
   let controller: AbortController | undefined;
   /** What the list shows now: the hits of the last search and where that search stood. */
   let shown: { hits: HitItem[]; situation: SearchSituation } = { hits: [], situation: 'no-query' };
-  /** Hits, then the row the run state asks for (the pick's title and placeholder follow it too). */
+  /** The row the run state asks for, then the hits (the pick's title and placeholder follow the state too). */
   const render = () => {
     const state = source.state;
     const header = searchPickHeader(state);
@@ -71,9 +71,11 @@ export async function showSemanticSearch(source: SearchIndexSource, log: Logger)
     pick.placeholder = header.placeholder;
     const notice = searchPickNotice(state, shown.situation);
     const active = pick.activeItems[0];
-    pick.items = [...shown.hits, ...(notice ? [noticeItem(notice)] : [])];
-    // A new count must not move the user's place in the list.
-    if (active?.hit && shown.hits.includes(active)) pick.activeItems = [active];
+    // The notice goes first, where it is seen (twenty hits push a last row out of sight), but the
+    // best hit stays the active row: Enter opens it, and a new count does not move the user's place.
+    pick.items = [...(notice ? [noticeItem(notice)] : []), ...shown.hits];
+    const keep = active?.hit && shown.hits.includes(active) ? active : shown.hits[0];
+    if (keep) pick.activeItems = [keep];
   };
   /**
    * Whether the index holds no note (never built, cleared, or built on an empty kiln). While a run

@@ -60,7 +60,7 @@ test('no note indexed yet while a build runs: the pick reports the build instead
   assert.deepEqual(searchPickNotice(building, 'empty-index'), {
     action: 'status',
     label: '$(sync~spin) Indexing… 0 of 557 notes',
-    description: 'no note is searchable yet; results appear here as notes are indexed',
+    description: 'nothing to search yet; hits appear as notes are indexed',
   });
   assert.equal(searchPickNotice(building, 'empty-index')?.action, 'status', 'accepting it starts nothing');
   for (const idle of [ready, { kind: 'error', message: 'boom' }, { kind: 'off', reason: 'not a kiln' }] satisfies IndexState[]) {
