@@ -2,7 +2,7 @@ import { TopK } from './store/quantize';
 import type { ChunkRecord } from './store/vectorStore';
 import { FIELDS, type FieldParams } from './noteFields';
 import type { NoteBm25Parts } from './noteBm25Snapshot';
-import { fold, searchTerms, searchTermsFolded, termProbe } from './tokenize';
+import { fold, searchTerm, searchTerms, termProbe, tokenizeFolded } from './tokenize';
 
 const F = FIELDS.length;
 const K1 = 1.2;
@@ -57,12 +57,18 @@ export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength:
   const text = `${chunk.headingPath.join(' ')} ${chunk.text}`;
   // Most sections of a long note hold none of the query's words: a substring test rules them out.
   const folded = fold(text);
-  if (!q.terms.some((term) => folded.includes(termProbe(term.text)))) return 0;
-  const tokens = searchTermsFolded(folded);
+  const probes = q.terms.map((term) => termProbe(term.text));
+  if (!probes.some((probe) => folded.includes(probe))) return 0;
+  // Only a word that opens with a probe can be a query term: the others count for the length alone, unstemmed.
+  const words = tokenizeFolded(folded);
   const counts = new Map<string, number>();
-  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const avg = avgLength ?? (tokens.length || 1);
-  const norm = 1 - bodyB + (bodyB * tokens.length) / (avg || 1);
+  for (const word of words) {
+    if (!probes.some((probe) => word.startsWith(probe))) continue;
+    const term = searchTerm(word);
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  const avg = avgLength ?? (words.length || 1);
+  const norm = 1 - bodyB + (bodyB * words.length) / (avg || 1);
   let score = 0;
   for (const term of q.terms) {
     const tf = counts.get(term.text);

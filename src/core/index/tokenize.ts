@@ -49,12 +49,7 @@ const PLAIN_WORD = /^[a-z]{4,}$/;
  * letters or more are stemmed; other scripts, numbers and short words stay as written.
  */
 export function searchTerms(text: string): string[] {
-  return tokenize(text).map(stem);
-}
-
-/** `searchTerms` of a text already folded. */
-export function searchTermsFolded(folded: string): string[] {
-  return tokenizeFolded(folded).map(stem);
+  return tokenize(text).map(searchTerm);
 }
 
 /**
@@ -72,7 +67,8 @@ export function termProbe(term: string): string {
 const stems = new Map<string, string>();
 const MAX_STEMS = 100_000;
 
-function stem(word: string): string {
+/** The search term of one word of `tokenize` (its stem, or the word). */
+export function searchTerm(word: string): string {
   if (!PLAIN_WORD.test(word)) return word;
   let stemmed = stems.get(word);
   if (stemmed === undefined) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
+import { sectionRelevance } from '../../../src/core/index/noteBm25Scoring';
 import { makeSnippet } from '../../../src/core/index/snippet';
 import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -57,6 +58,36 @@ test('section relevance: a section holding none of the query\'s words scores 0, 
   const q = index.query('generating maps');
   assert.equal(index.sectionRelevance(q, notes[0][0]), 0);
   assert.ok(index.sectionRelevance(q, notes[0][1]) > 0);
+});
+
+test('section relevance: the same as BM25 over every stemmed word of the section (probe and stem shortcuts change nothing), on the dev-set kiln', () => {
+  const dir = 'test/eval/kiln';
+  const names = readdirSync(dir).sort().slice(0, 60);
+  const notes = names.map((name) => readFileSync(join(dir, name), 'utf8').split(/\n(?=#)/).map((text, i) => chunk(name, text, name, [`Part ${i}`], i * 10 + 1)));
+  const index = new NoteBm25(notes);
+  const queries = (JSON.parse(readFileSync('test/eval/dev.json', 'utf8')) as { query: string }[]).slice(0, 25).map((q) => q.query);
+  const avg = 120;
+  let nonZero = 0;
+  for (const query of [...queries, 'generating maps', 'café 日本', 'hoping happily']) {
+    const q = index.query(query);
+    for (const c of notes.flat()) {
+      // The reference: count every stemmed word, as the index itself tokenizes notes.
+      const words = searchTerms(`${c.headingPath.join(' ')} ${c.text}`);
+      const counts = new Map<string, number>();
+      for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+      const norm = 1 - 0.75 + (0.75 * words.length) / avg;
+      let score = 0;
+      for (const term of q.terms) {
+        const tf = (counts.get(term.text) ?? 0) / norm;
+        if (tf > 0) score += (term.idf * tf) / (1.2 + tf);
+      }
+      const expected = q.norm === 0 ? 0 : score / q.norm;
+      const actual = sectionRelevance(q, c, avg, 0.75);
+      if (expected > 0) nonZero++;
+      assert.ok(Math.abs(actual - expected) < 1e-9, `${query} / ${c.id}: ${actual} ≠ ${expected}`);
+    }
+  }
+  assert.ok(nonZero > 100, `only ${nonZero} sections matched: the comparison says little`);
 });
 
 test('ranking: a query finds a note that uses another form of its words (plural, tense)', () => {
