@@ -12,6 +12,7 @@ import type { ConfigProblem } from './problem';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import type { TomlLocator } from './tomlLocator';
 import { isTable } from './validateLayer';
+import { isLocalModelPath } from './modelPath';
 import { canonicalProviderType } from './providerTypes';
 
 /** What a withheld key feeds; commands decide from this whether they can run without it. */
@@ -37,6 +38,12 @@ export const TRUST_GATED_KEYS: readonly GatedKey[] = [
   { pattern: 'chat.endpoint', area: 'llm', why: 'it sends your prompts and key to this address' },
   { pattern: 'embedding.api_url', area: 'embedding', why: 'it sends your notes to this address' },
   { pattern: 'embedding.provider', area: 'embedding', why: "a hosted provider spends your key on this folder's notes", when: (value) => typeof value === 'string' && HOSTED_EMBEDDING.has(canonicalProviderType(value)) },
+  {
+    pattern: 'embedding.model',
+    area: 'embedding',
+    why: 'it loads a model from outside this folder',
+    when: (value, ctx) => typeof value === 'string' && isLocalModelPath(value) && !isInside(ctx.workspaceRoot, value, ctx.home),
+  },
   { pattern: 'processing.database_url', area: 'database', why: 'it sends your notes to this database' },
   { pattern: 'kiln_path', area: 'kiln', why: 'it points outside this folder', when: (value, ctx) => typeof value === 'string' && !isInside(ctx.workspaceRoot, value, ctx.home) },
   { pattern: 'agent_directories', area: 'agents', why: 'agent cards from there instruct the agents' },

@@ -201,3 +201,30 @@ test('rules_files with .. or an absolute path are refused in every folder, trust
   const global = await load(`[context]\nrules_files = ["C:\\\\x\\\\y.md"]\n`, '', true);
   assert.ok(global.problems.some((p) => p.keyPath === 'context.rules_files' && p.severity === 'error'));
 });
+
+test('untrusted: an embedding model path outside the folder waits for trust; a model inside it, or a model id, applies', async () => {
+  const cases: [model: string, withheld: boolean][] = [
+    ['/opt/models/minilm', true],
+    ['../sibling/model', true],
+    ['~/models/minilm', true],
+    ['./models/minilm', false],
+    ['Xenova/all-MiniLM-L6-v2', false],
+  ];
+  for (const [model, gated] of cases) {
+    const workspace = `[embedding]\nprovider = "local_cpu"\nmodel = ${JSON.stringify(model)}\n`;
+    const untrusted = await load('', workspace, false);
+    assert.equal(untrusted.withheld.some((k) => k.keyPath === 'embedding.model' && k.area === 'embedding'), gated, model);
+    assert.equal(untrusted.config.embedding.model === model, !gated, `${model}: ${untrusted.config.embedding.model}`);
+    if (gated) assert.match(untrusted.problems.find((p) => p.keyPath === 'embedding.model')?.message ?? '', /outside this folder/);
+    const trusted = await load('', workspace, true);
+    assert.equal(trusted.config.embedding.model, model, `${model} applies once trusted`);
+    assert.equal(trusted.withheld.length, 0);
+  }
+  // A link inside the folder to a model outside it is outside.
+  const linked = await load('', '[embedding]\nprovider = "local_cpu"\nmodel = "./models/linked"\n', false, (root, dir) => {
+    mkdirSync(join(dir, 'elsewhere'));
+    mkdirSync(join(root, 'models'));
+    symlinkSync(join(dir, 'elsewhere'), join(root, 'models', 'linked'));
+  });
+  assert.ok(linked.withheld.some((k) => k.keyPath === 'embedding.model'), 'a link out of the folder is followed');
+});

@@ -6,7 +6,7 @@ import type { Progress, SecretStore } from '../../host';
 import { Redactor } from '../../logging/redactor';
 import type { BatchingOptions } from './batching';
 import { type Embedder, EmbeddingError } from './embedder';
-import { isLocalModelPath } from './transformersEmbedder';
+import { isLocalModelPath } from '../../config/modelPath';
 
 export interface EmbedderDeps {
   env: NodeJS.ProcessEnv;

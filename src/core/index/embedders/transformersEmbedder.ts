@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isLocalModelPath } from '../../config/modelPath';
 import { type Embedder, EmbeddingError } from './embedder';
 
 export type TransformersDevice = 'cpu' | 'cuda' | 'dml';
@@ -86,9 +86,4 @@ export class TransformersEmbedder implements Embedder {
       );
     }
   }
-}
-
-/** A model given as a path (absolute after resolution against the workspace) rather than a Hub id. */
-export function isLocalModelPath(model: string): boolean {
-  return isAbsolute(model) || model.startsWith('./') || model.startsWith('../') || model.startsWith('~/') || /^[A-Za-z]:[\\/]/.test(model);
 }
