@@ -74,6 +74,9 @@ after(async () => {
 const indexStatus = async () => (await statusItem(page, 'hearth.index').innerText()).trim();
 const title = () => page.locator('.quick-input-widget .quick-input-title');
 const rowsText = async () => (await quickPickRows(page).allInnerTexts()).join(' | ');
+/** The list's rows in their order on screen (the virtual list may keep its DOM nodes in another order). */
+const rowsInOrder = () =>
+  quickPickRows(page).evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('data-index')), (r as HTMLElement).innerText] as const).sort((a, b) => a[0] - b[0]).map(([, text]) => text));
 
 test('Semantic Search during the first build says what is indexed so far, and is whole once the build ends', { skip, timeout: 300_000 }, async () => {
   // The build has counted the notes and waits on the embedder: nothing is searchable yet.
@@ -103,7 +106,7 @@ test('Semantic Search during the first build says what is indexed so far, and is
   assert.ok(Number(done) > 0 && Number(done) < NOTES, `part of the kiln is indexed: ${label}`);
   assert.match(await title().innerText(), new RegExp(`Indexing… ${done} of 40 notes`));
   assert.doesNotMatch(await rowsText(), /zucchini\.md/, 'the last note is not indexed yet');
-  const rows = await quickPickRows(page).allInnerTexts();
+  const rows = await rowsInOrder();
   assert.match(rows[0], /results may be incomplete/, `the notice is the first row, in sight: ${rows.join(' | ')}`);
   assert.doesNotMatch(await page.locator('.quick-input-widget .monaco-list-row.focused').innerText(), /results may be incomplete/, 'the best hit stays the active row (Enter opens it)');
   await screenshot(page, 'firstbuild-partial');
@@ -115,4 +118,41 @@ test('Semantic Search during the first build says what is indexed so far, and is
   assert.equal((await title().innerText()).trim(), 'Hearth: Semantic Search');
   await until('the index status "40 notes"', async () => ((await indexStatus()).includes(`${NOTES} notes`) ? true : undefined), 30_000);
   await screenshot(page, 'firstbuild-done');
+});
+
+test('a rebuild cancelled part-way leaves the pick saying the index is incomplete; its Reindex row finishes it and the notice goes', { skip, timeout: 240_000 }, async () => {
+  await page.keyboard.press('Escape');
+  allowance = 0;
+  await runCommand(page, 'Hearth: Rebuild Index');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  await dialog.getByRole('button', { name: 'Rebuild' }).click();
+  await until('the index status "Indexing 0 of 40 notes"', async () => ((await indexStatus()).includes(`0 of ${NOTES} notes`) ? true : undefined), 60_000);
+  const rebuilding = page.locator('.notifications-toasts', { hasText: 'rebuilding the index' }).first();
+  await rebuilding.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+  await until('the index status "40 notes" after the cancel', async () => (/^\S*\s*40 notes/.test(await indexStatus()) ? true : undefined), 60_000);
+
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('tomato');
+  await quickPickRows(page).filter({ hasText: 'a-tomato.md' }).first().waitFor({ timeout: 30_000 });
+  const cancelled = quickPickRows(page).filter({ hasText: 'Indexing was cancelled — results may be incomplete' }).first();
+  await cancelled.waitFor({ timeout: 30_000 });
+  // Above the hits, in sight — after the tomato note, which VS Code lifts for its title matching the words typed.
+  const shown = await rowsInOrder();
+  assert.ok(shown.findIndex((row) => /Indexing was cancelled/.test(row)) <= 1, `the notice is at the top: ${shown.join(' | ')}`);
+  assert.match(await title().innerText(), /the index is incomplete/);
+  assert.doesNotMatch(await page.locator('.quick-input-widget .monaco-list-row.focused').innerText(), /cancelled/, 'the best hit stays the active row');
+  await screenshot(page, 'firstbuild-cancelled');
+
+  // Its row runs Reindex: the embedder answers again, the run ends, and the pick says nothing more.
+  allow(Infinity);
+  await cancelled.click();
+  await page.locator('.notifications-toasts', { hasText: /Hearth: (embedded|the index is up to date)/ }).first().waitFor({ timeout: 60_000 });
+  await runCommand(page, 'Hearth: Semantic Search');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type('tomato');
+  await quickPickRows(page).filter({ hasText: 'a-tomato.md' }).first().waitFor({ timeout: 30_000 });
+  assert.doesNotMatch(await rowsText(), /results may be incomplete/);
+  assert.equal((await title().innerText()).trim(), 'Hearth: Semantic Search');
 });

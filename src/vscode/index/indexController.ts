@@ -18,7 +18,7 @@ import type { Redactor } from '../../core/logging/redactor';
 import type { IndexReport } from '../../core/index/indexer';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
-import { describeProgress, indexingState, type IndexState } from './indexState';
+import { describeProgress, indexingState, unfinishedAfter, type IndexState } from './indexState';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** configCommands.ts registers it; named here so this file does not load the config commands. */
@@ -47,6 +47,8 @@ export class IndexController implements vscode.Disposable {
   /** Set by dispose: an apply still loading the index's code (or checking for an index) then opens and runs nothing. */
   private disposed = false;
   private opened: Promise<void> = Promise.resolve();
+  /** Why the current index lacks notes: its last run over the whole kiln was cancelled or failed. */
+  private unfinished: 'cancelled' | 'failed' | undefined;
 
   constructor(
     private readonly host: Host,
@@ -188,6 +190,7 @@ export class IndexController implements vscode.Disposable {
         : ['Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`];
     if (!(await this.host.confirm(question, detail))) return;
     await index.clear();
+    this.unfinished = undefined;
     this.setState({ kind: 'ready', notes: 0, chunks: 0 });
     vscode.window.showInformationMessage('Hearth: the index was cleared.');
   }
@@ -242,6 +245,7 @@ export class IndexController implements vscode.Disposable {
     this.watcher = undefined;
     const old = this.index;
     this.index = index;
+    this.unfinished = undefined;
     this._onDidChangeIndex.fire(index);
     await old?.dispose().catch((error) => this.indexLog.warn(`closing the old index failed: ${describeError(error)}`));
   }
@@ -290,7 +294,8 @@ export class IndexController implements vscode.Disposable {
       if (report.rebuilt) vscode.window.showWarningMessage(`Hearth: the index was rebuilt: ${report.rebuilt}`);
       for (const problem of report.problems) this.indexLog.warn(`${problem.path}: ${problem.message}`);
       this.indexLog.info(`${report.notes} notes, ${report.chunks} chunks; embedded ${report.embedded} chunks of ${report.embeddedNotes} notes, ${report.removed} removed, ${report.skipped.length} skipped in ${report.seconds.toFixed(2)} s${report.cancelled ? ' (cancelled)' : ''}`);
-      this.setState({ kind: 'ready', notes: report.notes, chunks: report.chunks });
+      this.unfinished = unfinishedAfter(this.unfinished, { wholeKiln: !options.paths, outcome: report.cancelled ? 'cancelled' : 'done' });
+      this.setState({ kind: 'ready', notes: report.notes, chunks: report.chunks, ...(this.unfinished ? { unfinished: this.unfinished } : {}) });
       // The first search after opening, Reindex or Rebuild should not wait for the word index to load
       // (after a background run for a few saved notes it is loaded already: the search swaps them in).
       if (options.title) void index.warmSearch().catch((error) => this.indexLog.warn(`preparing search failed: ${describeError(error)}`));
@@ -307,6 +312,7 @@ export class IndexController implements vscode.Disposable {
         }, UNREACHABLE_RETRY_MS);
         return undefined;
       }
+      this.unfinished = unfinishedAfter(this.unfinished, { wholeKiln: !options.paths, outcome: 'failed' });
       this.setState({ kind: 'error', message: describeError(error) });
       this.indexLog.error(`${describeError(error)}`);
       // A run the user started or waits for (opening, Reindex, Rebuild) must not fail with only a status icon to show for it.
@@ -341,7 +347,7 @@ export class IndexController implements vscode.Disposable {
         break;
       case 'ready':
         item.text = `$(database) ${s.notes} notes`;
-        item.tooltip = `Hearth index: ${s.notes} notes, ${s.chunks} chunks. Click to search.`;
+        item.tooltip = `Hearth index: ${s.notes} notes, ${s.chunks} chunks${s.unfinished ? ` (incomplete: the last indexing ${s.unfinished === 'cancelled' ? 'was cancelled' : 'failed'}; "Hearth: Reindex" finishes it)` : ''}. Click to search.`;
         break;
       case 'unreachable':
         item.text = '$(debug-disconnect) Index unreachable';

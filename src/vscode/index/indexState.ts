@@ -15,7 +15,11 @@ export type IndexState =
   | { kind: 'unreachable'; message: string }
   /** `notes` is unknown while the kiln is scanned (and stays from the last count while a model downloads). */
   | { kind: 'indexing'; message?: string; notes?: NotesProgress }
-  | { kind: 'ready'; notes: number; chunks: number }
+  /**
+   * `unfinished`: the last run over the whole kiln stopped part-way (cancelled, or failed and a
+   * later run for a few saved notes succeeded), so the index lacks notes until a whole run ends.
+   */
+  | { kind: 'ready'; notes: number; chunks: number; unfinished?: 'cancelled' | 'failed' }
   | { kind: 'error'; message: string };
 
 /**
@@ -26,6 +30,18 @@ export function indexingState(previous: IndexState, update: { message?: string; 
   const counted = update.done !== undefined && update.total !== undefined ? { done: update.done, total: update.total } : undefined;
   const kept = previous.kind === 'indexing' ? previous : undefined;
   return { kind: 'indexing', message: update.message ?? kept?.message, notes: counted ?? kept?.notes };
+}
+
+/**
+ * Whether the index lacks notes after a run ended: only a run over the whole kiln can say (a run
+ * for a few saved notes leaves the rest as they were, incomplete or not).
+ */
+export function unfinishedAfter(
+  previous: 'cancelled' | 'failed' | undefined,
+  run: { wholeKiln: boolean; outcome: 'done' | 'cancelled' | 'failed' },
+): 'cancelled' | 'failed' | undefined {
+  if (!run.wholeKiln) return previous;
+  return run.outcome === 'done' ? undefined : run.outcome;
 }
 
 /** "120 of 557 notes", or nothing while the run is still counting. */

@@ -3,7 +3,8 @@
  * under way the index answers from the notes embedded so far: the pick says so (its title, and a
  * row above the results, the best hit still the active one), so a note not indexed yet does not look like a note that does not exist.
  * An empty index offers "Reindex now" — unless a build is already running, which it then reports
- * instead of starting a second one. Free of `vscode`, so the rules are unit-tested.
+ * instead of starting a second one. A run that stopped part-way (cancelled or failed) leaves the
+ * index incomplete: the pick says that too, with Reindex to finish it. Free of `vscode`, so the rules are unit-tested.
  */
 import { describeProgress, type IndexState } from './indexState';
 
@@ -21,15 +22,22 @@ export const SEARCH_TITLE = 'Hearth: Semantic Search';
 
 /** The pick's title and placeholder: both say that the index is incomplete while a run is under way. */
 export function searchPickHeader(state: IndexState): { title: string; placeholder: string } {
+  if (isUnfinished(state)) return { title: `${SEARCH_TITLE} (the index is incomplete)`, placeholder: 'Search the notes indexed so far by words and meaning' };
   if (state.kind !== 'indexing') return { title: SEARCH_TITLE, placeholder: 'Search the notes by words and meaning' };
   return { title: `${SEARCH_TITLE} (${indexingText(state)})`, placeholder: 'Search the notes indexed so far by words and meaning' };
 }
 
 /** The row to show for this situation (above the hits, or as the only row), if any. */
 export function searchPickNotice(state: IndexState, situation: SearchSituation): NoticeRow | undefined {
-  if (state.kind !== 'indexing') {
-    return situation === 'empty-index' ? { action: 'reindex', label: '$(sync) Reindex now', description: 'the index is empty: build it to search the notes' } : undefined;
+  if (situation === 'empty-index' && state.kind !== 'indexing') return { action: 'reindex', label: '$(sync) Reindex now', description: 'the index is empty: build it to search the notes' };
+  // A run that stopped part-way (cancelled, or failed: a hosted embedder down mid-build) left the
+  // notes it had embedded: searchable, but not the whole kiln. Reindex embeds only the rest.
+  if (state.kind === 'ready' && state.unfinished) {
+    const what = state.unfinished === 'cancelled' ? 'Indexing was cancelled' : 'The last indexing failed';
+    return { action: 'reindex', label: `$(sync) ${what} — results may be incomplete`, description: 'Reindex embeds only the notes still missing' };
   }
+  if (state.kind === 'error') return { action: 'reindex', label: '$(warning) The last index run failed — results may be incomplete', description: state.message };
+  if (state.kind !== 'indexing') return undefined;
   const progress = describeProgress(state.notes);
   switch (situation) {
     case 'empty-index':
@@ -40,6 +48,10 @@ export function searchPickNotice(state: IndexState, situation: SearchSituation):
     case 'hits':
       return { action: 'status', label: `$(sync~spin) ${indexingText(state)} — results may be incomplete` };
   }
+}
+
+function isUnfinished(state: IndexState): boolean {
+  return (state.kind === 'ready' && state.unfinished !== undefined) || state.kind === 'error';
 }
 
 function indexingText(state: Extract<IndexState, { kind: 'indexing' }>): string {

@@ -73,6 +73,8 @@ export async function showSemanticSearch(source: SearchIndexSource, log: Logger)
     const active = pick.activeItems[0];
     // The notice goes first, where it is seen (twenty hits push a last row out of sight), but the
     // best hit stays the active row: Enter opens it, and a new count does not move the user's place.
+    // (VS Code still lifts hits whose title matches the typed words above it: `sortByLabel` is not
+    // stable API in 1.100; the title says the same in any case.)
     pick.items = [...(notice ? [noticeItem(notice)] : []), ...shown.hits];
     const keep = active?.hit && shown.hits.includes(active) ? active : shown.hits[0];
     if (keep) pick.activeItems = [keep];

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeProgress, indexingState, type IndexState } from '../../../src/vscode/index/indexState';
+import { describeProgress, indexingState, unfinishedAfter, type IndexState } from '../../../src/vscode/index/indexState';
 import { SEARCH_TITLE, searchPickHeader, searchPickNotice } from '../../../src/vscode/index/searchPickNotice';
-import { makeKiln, removeKiln, tinyIndex } from '../index/kilnIndexHelpers';
+import { makeKiln, removeKiln, tinyIndex, writeNotes } from '../index/kilnIndexHelpers';
 
 const ready: IndexState = { kind: 'ready', notes: 120, chunks: 130 };
 
@@ -87,4 +87,50 @@ test('a report without a count (a model download) keeps the count; a half count 
   state = indexingState(state, { done: 7 });
   assert.deepEqual(state.kind === 'indexing' && state.notes, { done: 3, total: 10 }, 'done without total is not a count');
   assert.equal(describeProgress({ done: 0, total: 1 }), '0 of 1 note');
+});
+
+test('a build cancelled part-way leaves the pick saying the index is incomplete, with Reindex, until a run over the whole kiln ends', async () => {
+  const notes: Record<string, string> = {};
+  for (let i = 0; i < 120; i++) notes[`n${String(i).padStart(3, '0')}.md`] = `# Note ${i}\nWord${i} and more words about topic ${i % 7}.\n`;
+  const root = makeKiln(notes);
+  const index = tinyIndex(root, {}, { batch_size: 4 });
+  try {
+    const controller = new AbortController();
+    // Cancel at the first group embedded, as the notification's Cancel does.
+    const report = await index.update({ signal: controller.signal, progress: { report: (u) => u.done !== undefined && u.done > 0 && controller.abort() } });
+    assert.equal(report.cancelled, true);
+    assert.ok(report.notes > 0 && report.notes < 120, `part of the kiln is in: ${report.notes}`);
+    let unfinished = unfinishedAfter(undefined, { wholeKiln: true, outcome: 'cancelled' });
+    const state = (): IndexState => ({ kind: 'ready', notes: report.notes, chunks: report.chunks, ...(unfinished ? { unfinished } : {}) });
+    assert.deepEqual(searchPickNotice(state(), 'hits'), { action: 'reindex', label: '$(sync) Indexing was cancelled — results may be incomplete', description: 'Reindex embeds only the notes still missing' });
+    assert.equal(searchPickHeader(state()).title, `${SEARCH_TITLE} (the index is incomplete)`);
+
+    // A note saved meanwhile is indexed on its own: the rest is still missing.
+    writeNotes(root, { 'n000.md': '# Note 0\nChanged.\n' });
+    const saved = await index.update({ paths: ['n000.md'] });
+    assert.equal(saved.cancelled, false);
+    unfinished = unfinishedAfter(unfinished, { wholeKiln: false, outcome: 'done' });
+    assert.equal(searchPickNotice(state(), 'no-query')?.action, 'reindex', 'still incomplete after a run for one note');
+
+    // Reindex: the whole kiln, only what is missing embedded; then the pick says nothing more.
+    const rest = await index.update();
+    assert.equal(rest.notes, 120);
+    assert.ok(rest.embeddedNotes < 120, `only the missing notes were embedded: ${rest.embeddedNotes}`);
+    unfinished = unfinishedAfter(unfinished, { wholeKiln: true, outcome: 'done' });
+    assert.equal(searchPickNotice(state(), 'hits'), undefined);
+    assert.equal(searchPickHeader(state()).title, SEARCH_TITLE);
+  } finally {
+    await index.dispose();
+    removeKiln(root);
+  }
+});
+
+test('a failed run says so above the hits, with its message and Reindex; a failed run for a few notes keeps an earlier cancel', () => {
+  const failed: IndexState = { kind: 'error', message: 'cloud_b embeddings failed (HTTP 503): overloaded' };
+  assert.deepEqual(searchPickNotice(failed, 'hits'), { action: 'reindex', label: '$(warning) The last index run failed — results may be incomplete', description: 'cloud_b embeddings failed (HTTP 503): overloaded' });
+  assert.equal(searchPickNotice(failed, 'empty-index')?.label, '$(sync) Reindex now');
+  assert.equal(unfinishedAfter('cancelled', { wholeKiln: false, outcome: 'failed' }), 'cancelled');
+  assert.equal(unfinishedAfter(undefined, { wholeKiln: false, outcome: 'failed' }), undefined, 'a few saved notes failing leave the rest of the kiln as it was');
+  assert.equal(unfinishedAfter(undefined, { wholeKiln: true, outcome: 'failed' }), 'failed');
+  assert.equal(searchPickNotice({ kind: 'ready', notes: 3, chunks: 3, unfinished: 'failed' }, 'no-hits')?.label, '$(sync) The last indexing failed — results may be incomplete');
 });
