@@ -1,14 +1,26 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/**
+ * The most an answer may hold once decoded. Embeddings of a full batch are a few MB; a hostile or
+ * broken server's compressed answer (a gzip bomb: 100 KB inflating to gigabytes) is refused
+ * before it exhausts memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The reason phrase the Response constructor accepts (HTTP's reason-phrase: tab, visible ASCII, obs-text). */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * `fetch` for short JSON requests (embeddings), over node:http instead of Node's built-in fetch
  * (undici). Node 20's fetch parses HTTP with a WebAssembly module whose background optimization a
  * process waits for when it exits: a cold `hearth search` sat idle ~45 ms after printing its
- * results. Bodies are buffered (no streaming); gzip, deflate and brotli answers are decompressed;
- * redirects are returned as they are. Anything it does not handle (a body other than text or
- * bytes) goes to the built-in fetch.
+ * results. Bodies are buffered (no streaming, at most MAX_ANSWER_BYTES); gzip, deflate and brotli
+ * answers are decompressed; redirects are returned as they are. Anything it does not handle (a
+ * body other than text or bytes) goes to the built-in fetch. Failures are what fetch gives: the
+ * abort reason, or a TypeError whose cause says what went wrong.
  */
 export async function nodeHttpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const body = init.body;
@@ -16,22 +28,35 @@ export async function nodeHttpFetch(input: string | URL | Request, init: Request
   const url = new URL(String(input));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
   init.signal?.throwIfAborted();
+  const failure = (error: unknown) => (init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error }));
   const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
   new Headers(init.headers).forEach((value, name) => (headers[name] = value));
   if (body != null) headers['content-length'] = String(Buffer.byteLength(body));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
-    req.on('error', (error) => reject(init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error })));
+    req.on('error', (error) => reject(failure(error)));
+    // A 101 answer to a request that asked for no upgrade ends the request with neither a response
+    // nor an error; without this the caller would wait forever. (After a response: no effect.)
+    req.on('close', () => reject(failure(new Error('the connection closed before an answer arrived'))));
     req.end(body ?? undefined);
   });
-  const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const decoded = encoding === 'gzip' ? response.pipe(createGunzip()) : encoding === 'deflate' ? response.pipe(createInflate()) : encoding === 'br' ? response.pipe(createBrotliDecompress()) : response;
+  const decoder = decoderFor(String(response.headers['content-encoding'] ?? ''));
+  // pipeline, not pipe: the socket closing mid-body, an abort or a corrupt stream on either side
+  // ends both, so the read below fails instead of waiting forever or taking a truncated body.
+  const decoded: Readable = decoder ? pipeline(response, decoder, () => undefined) : response;
   const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    for await (const chunk of decoded) chunks.push(chunk as Buffer);
+    for await (const chunk of decoded) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_ANSWER_BYTES) throw new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+      chunks.push(chunk as Buffer);
+    }
   } catch (error) {
-    throw init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error });
+    // Lets go of the socket (a server that keeps it open must not keep this process alive).
+    response.destroy();
+    throw failure(error);
   }
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
@@ -42,6 +67,15 @@ export async function nodeHttpFetch(input: string | URL | Request, init: Request
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 599) throw new TypeError(`fetch failed: the server answered status ${status}`);
   // Response refuses a body for these statuses.
-  const bodyless = status === 204 || status === 205 || status === 304 || init.method === 'HEAD';
-  return new Response(bodyless ? null : Buffer.concat(chunks), { status, statusText: response.statusMessage ?? '', headers: responseHeaders });
+  const bodyless = status === 204 || status === 205 || status === 304 || init.method?.toUpperCase() === 'HEAD';
+  const reason = response.statusMessage ?? '';
+  return new Response(bodyless ? null : Buffer.concat(chunks), { status, statusText: REASON_PHRASE.test(reason) ? reason : '', headers: responseHeaders });
+}
+
+function decoderFor(contentEncoding: string) {
+  const encoding = contentEncoding.trim().toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
+  if (encoding === 'deflate') return createInflate();
+  if (encoding === 'br') return createBrotliDecompress();
+  return undefined;
 }
