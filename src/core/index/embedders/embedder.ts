@@ -32,6 +32,11 @@ export class EmbeddingError extends HearthError {
   }
 }
 
+/** Whether a provider's answer is `count` non-empty lists of finite numbers (a broken or hostile one may send anything). */
+export function areEmbeddings(value: unknown, count: number): value is number[][] {
+  return Array.isArray(value) && value.length === count && value.every((v) => Array.isArray(v) && v.length > 0 && v.every(Number.isFinite));
+}
+
 /** Scales to unit length so cosine similarity is a dot product (stores expect normalized vectors). */
 export function normalize(values: ArrayLike<number>): Float32Array {
   const out = Float32Array.from(values);

@@ -1,6 +1,6 @@
 import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import { scrubForeign, type Redactor } from '../../logging/redactor';
-import { type Embedder, EmbeddingError, normalize } from './embedder';
+import { areEmbeddings, type Embedder, EmbeddingError, normalize } from './embedder';
 
 /**
  * local_runner: Ollama's batch endpoint `/api/embed`; runners (or mocks such as aimock) without it
@@ -20,15 +20,16 @@ export class OllamaEmbedder implements Embedder {
       const res = await this.post('/api/embed', { model: this.model, input: texts }, signal);
       if (res.status !== 404 || (await this.isModelMissing(res))) {
         const body = (await this.check(res)) as { embeddings?: unknown };
-        if (!Array.isArray(body.embeddings)) throw new EmbeddingError('embedding.bad_response', `The runner at ${this.host} answered /api/embed without an "embeddings" list.`);
-        return (body.embeddings as number[][]).map(normalize);
+        if (!areEmbeddings(body.embeddings, texts.length)) throw new EmbeddingError('embedding.bad_response', `The runner at ${this.host} answered /api/embed without an "embeddings" list of ${texts.length} lists of numbers.`);
+        return body.embeddings.map(normalize);
       }
       this.legacy = true;
     }
     const out: Float32Array[] = [];
     for (const text of texts) {
-      const body = (await this.check(await this.post('/api/embeddings', { model: this.model, prompt: text }, signal))) as { embedding?: number[] };
-      out.push(normalize(body.embedding ?? []));
+      const body = (await this.check(await this.post('/api/embeddings', { model: this.model, prompt: text }, signal))) as { embedding?: unknown };
+      if (!areEmbeddings([body.embedding], 1)) throw new EmbeddingError('embedding.bad_response', `The runner at ${this.host} answered /api/embeddings without an "embedding" list of numbers.`);
+      out.push(normalize(body.embedding as number[]));
     }
     return out;
   }

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import type { Redactor } from '../../logging/redactor';
-import { type Embedder, EmbeddingError, normalize } from './embedder';
+import { areEmbeddings, type Embedder, EmbeddingError, normalize } from './embedder';
 
 /** cloud_a (OpenAI) and cloud_b (any OpenAI-compatible /embeddings endpoint). */
 export class OpenAiEmbedder implements Embedder {
@@ -19,14 +19,19 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    let res: OpenAI.CreateEmbeddingResponse;
     try {
-      const res = await this.client.embeddings.create({ model: this.model, input: texts, encoding_format: 'float' }, { signal });
-      return [...res.data].sort((a, b) => a.index - b.index).map((d) => normalize(d.embedding));
+      res = await this.client.embeddings.create({ model: this.model, input: texts, encoding_format: 'float' }, { signal });
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 401) throw new EmbeddingError('embedding.auth', `${this.providerType}: the API key was refused (401).`, status, { cause: error });
       if (status === 404) throw new EmbeddingError('embedding.model_not_found', `${this.providerType}: model "${this.model}" not found (404).`, status, { cause: error });
       throw new EmbeddingError('embedding.request_failed', `${this.providerType} embeddings failed${status ? ` (HTTP ${status})` : ''}: ${this.redactor.redactForeign(String((error as Error)?.message ?? error))}`, status, { cause: error });
     }
+    // The SDK does not check the answer's shape: an empty list or a string would become no vector or NaNs.
+    const items: { index?: unknown; embedding?: unknown }[] = Array.isArray(res?.data) ? (res.data as unknown[]).map((d) => (typeof d === 'object' && d !== null ? d : {})) : [];
+    const vectors = items.sort((a, b) => Number(a.index) - Number(b.index)).map((d) => d.embedding);
+    if (!areEmbeddings(vectors, texts.length)) throw new EmbeddingError('embedding.bad_response', `${this.providerType}: the embeddings answer is not ${texts.length} list${texts.length === 1 ? '' : 's'} of numbers (got ${items.length} items).`);
+    return vectors.map(normalize);
   }
 }
