@@ -33,9 +33,12 @@ function workerRunning(code: string): { query: QueryEmbeddingWorker; thread: Pro
   return { query, thread };
 }
 
-/** The thread's end (events.once would reject on its 'error' event, which comes first). */
+/**
+ * The thread's end (events.once would reject on its 'error' event, which comes first). The guard's
+ * timer also holds the event loop: the thread itself is unref'd and would not.
+ */
 function exited(thread: Worker): Promise<number> {
-  return new Promise((resolve) => thread.once('exit', resolve));
+  return settlesWithin(new Promise((resolve) => thread.once('exit', resolve)), 30_000, 'the thread exiting');
 }
 
 async function workerFailed(embedding: Promise<Float32Array>): Promise<EmbeddingError> {
