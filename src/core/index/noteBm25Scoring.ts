@@ -57,13 +57,13 @@ export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength:
   const text = `${chunk.headingPath.join(' ')} ${chunk.text}`;
   // Most sections of a long note hold none of the query's words: a substring test rules them out.
   const folded = fold(text);
-  const probes = q.terms.map((term) => termProbe(term.text));
+  const { probes, opensWithProbe } = probesOf(q);
   if (!probes.some((probe) => folded.includes(probe))) return 0;
   // Only a word that opens with a probe can be a query term: the others count for the length alone, unstemmed.
   const words = tokenizeFolded(folded);
   const counts = new Map<string, number>();
   for (const word of words) {
-    if (!probes.some((probe) => word.startsWith(probe))) continue;
+    if (!opensWithProbe.test(word)) continue;
     const term = searchTerm(word);
     counts.set(term, (counts.get(term) ?? 0) + 1);
   }
@@ -77,6 +77,19 @@ export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength:
     score += (term.idf * t) / (K1 + t);
   }
   return score / q.norm;
+}
+
+/** A query's term probes, and one pattern for "opens with one of them" (made once per query, not per section). */
+const probeCache = new WeakMap<LexicalQuery, { probes: string[]; opensWithProbe: RegExp }>();
+
+function probesOf(q: LexicalQuery): { probes: string[]; opensWithProbe: RegExp } {
+  let cached = probeCache.get(q);
+  if (!cached) {
+    const probes = [...new Set(q.terms.map((term) => termProbe(term.text)))];
+    const opensWithProbe = new RegExp(`^(?:${probes.map((probe) => probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'u');
+    probeCache.set(q, (cached = { probes, opensWithProbe }));
+  }
+  return cached;
 }
 
 function scoreAll(parts: NoteBm25Parts, fields: Record<(typeof FIELDS)[number], FieldParams>, q: LexicalQuery): { scores: Float64Array; touched: number[] } {
