@@ -74,6 +74,8 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   const started = performance.now();
   const opening = Promise.resolve(ctx.store);
   opening.catch(() => undefined);
+  // Read while the kiln is scanned (a run that ends early leaves it unread).
+  const statsLoading = ctx.statCacheDir ? StatCache.load(ctx.statCacheDir) : undefined;
   const { signal, progress } = options;
   const report: IndexReport = { notes: 0, chunks: 0, embeddedNotes: 0, embedded: 0, unchanged: 0, removed: 0, skipped: [], problems: [], seconds: 0, cancelled: false };
   // Every note is opened confined (DESIGN.md decision 16): paths from a watcher or a walk that
@@ -95,7 +97,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
 
   // Read and hash what may have changed (size or time differ from when it was last hashed); keep
   // the text only of what changed.
-  const stats = ctx.statCacheDir ? await StatCache.load(ctx.statCacheDir) : undefined;
+  const stats = await statsLoading;
   const changed: { path: string; text: string }[] = [];
   await mapLimit(scan.notes, 16, async (note) => {
     const known = !options.force && indexed.get(note.path);

@@ -340,6 +340,8 @@ export class KilnIndex {
 
   private async open(): Promise<VectorStore> {
     if (this.kind === 'postgres') return this.openPostgres();
+    // The word index's file is read while the store's files are.
+    this.lexicalSide.prefetch();
     const { providerType, model } = this.setup;
     const stored = await readStoredHeader(this.kind, this.dir);
     // The dimension is the index's when it was built with this model; otherwise the model says.

@@ -96,14 +96,9 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
  * The lexical file of `dir`; undefined when there is none or it was built with other ranking
  * parameters (an upgrade: rebuilt quietly). Throws LexicalFileError when it is damaged or foreign.
  */
-export async function readLexicalFile(dir: string): Promise<LexicalFile | undefined> {
-  let data: Buffer;
-  try {
-    data = await fsp.readFile(path.join(dir, LEXICAL_FILE));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new LexicalFileError(`The lexical index in ${dir} cannot be read.`, { cause: error });
-  }
+export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undefined> = readLexicalBytes(dir)): Promise<LexicalFile | undefined> {
+  const data = await bytes;
+  if (!data) return undefined;
   try {
     if (data.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a Hearth lexical index');
     const headerLength = data.readUInt32LE(MAGIC.length);
@@ -151,6 +146,19 @@ export async function readLexicalFile(dir: string): Promise<LexicalFile | undefi
     return { snapshot: { terms, offsets, postDocs, postTfs, lengths, notes }, hashes };
   } catch (error) {
     throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
+  }
+}
+
+/**
+ * The lexical file's bytes, or undefined when there is none; readLexicalFile decodes them (a
+ * caller may start the read early, while other files are read).
+ */
+export async function readLexicalBytes(dir: string): Promise<Buffer | undefined> {
+  try {
+    return await fsp.readFile(path.join(dir, LEXICAL_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new LexicalFileError(`The lexical index in ${dir} cannot be read.`, { cause: error });
   }
 }
 

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
-import { readLexicalFile, writeLexicalFile } from './lexicalFile';
+import { readLexicalBytes, readLexicalFile, writeLexicalFile } from './lexicalFile';
 import { NoteBm25 } from './noteBm25';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import type { ChunkRecord, VectorStore } from './store/vectorStore';
@@ -28,12 +28,24 @@ export class StoreBm25 {
   private fileRead = false;
   /** Notes were swapped into the lexical index since its file was written. */
   private dirty = false;
+  /** The file's bytes, read ahead of the first search (prefetch). */
+  private prefetched?: Promise<Buffer | undefined>;
 
   constructor(
     private readonly dir: string,
     private readonly log: Logger,
     private readonly state: () => IndexRunState,
   ) {}
+
+  /**
+   * Starts reading the lexical file (not decoding it) while the store opens, so the first search
+   * finds its bytes in memory. A read error waits for that search, which reports it.
+   */
+  prefetch(): void {
+    if (this.fileRead || this.prefetched) return;
+    this.prefetched = readLexicalBytes(this.dir);
+    this.prefetched.catch(() => undefined);
+  }
 
   /**
    * The lexical (BM25) index, kept in step with the store by content hash: loaded from its file
@@ -98,7 +110,9 @@ export class StoreBm25 {
   /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
   private async load(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
     try {
-      const file = await readLexicalFile(this.dir);
+      const bytes = this.prefetched;
+      this.prefetched = undefined;
+      const file = await readLexicalFile(this.dir, bytes);
       return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
     } catch (error) {
       this.log.warn(describeError(error));
