@@ -138,15 +138,25 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
       hashes.set(notePath, hash);
     }
     if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
-    for (let i = 0; i < postDocs.length; i++) {
-      if (postDocs[i] >= header.notes) throw new Error('a posting names a missing note');
-      if (i % CHECK_SLICE === CHECK_SLICE - 1) await nextTurn();
+    for (let from = 0; from < postDocs.length; from += CHECK_SLICE) {
+      if (from > 0) await nextTurn();
+      if (anyAtOrAbove(postDocs, from, Math.min(postDocs.length, from + CHECK_SLICE), header.notes)) throw new Error('a posting names a missing note');
     }
     await nextTurn();
     return { snapshot: { terms, offsets, postDocs, postTfs, lengths, notes }, hashes };
   } catch (error) {
     throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
   }
+}
+
+/**
+ * Whether a value in [from, to) is `limit` or more. A function of its own: the hot loop gets
+ * optimized alone, quickly, not inside the whole decoder (whose optimizing compile took ~16 ms of
+ * the second core, and a process ending meanwhile waits for it).
+ */
+function anyAtOrAbove(values: Uint32Array, from: number, to: number, limit: number): boolean {
+  for (let i = from; i < to; i++) if (values[i] >= limit) return true;
+  return false;
 }
 
 /**

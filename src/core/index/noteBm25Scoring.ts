@@ -61,12 +61,7 @@ export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength:
   if (!probes.some((probe) => folded.includes(probe))) return 0;
   // Only a word that opens with a probe can be a query term: the others count for the length alone, unstemmed.
   const words = tokenizeFolded(folded);
-  const counts = new Map<string, number>();
-  for (const word of words) {
-    if (!opensWithProbe.test(word)) continue;
-    const term = searchTerm(word);
-    counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
+  const counts = probedTermCounts(words, opensWithProbe);
   const avg = avgLength ?? (words.length || 1);
   const norm = 1 - bodyB + (bodyB * words.length) / (avg || 1);
   let score = 0;
@@ -77,6 +72,17 @@ export function sectionRelevance(q: LexicalQuery, chunk: ChunkRecord, avgLength:
     score += (term.idf * t) / (K1 + t);
   }
   return score / q.norm;
+}
+
+/** Search terms counted, of the words that open with a probe (a small function: its loop is optimized alone, quickly). */
+function probedTermCounts(words: readonly string[], opensWithProbe: RegExp): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of words) {
+    if (!opensWithProbe.test(word)) continue;
+    const term = searchTerm(word);
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** A query's term probes, and one pattern for "opens with one of them" (made once per query, not per section). */

@@ -161,20 +161,19 @@ function pairCoverage(pairs: Set<string>, chunks: ChunkRecord[]): number {
   const split = [...pairs].map((pair) => [pair.slice(0, pair.indexOf(' ')), pair.slice(pair.indexOf(' ') + 1)]);
   // A pair's two words must both be in the text for it to be found: most candidates are ruled out here.
   if (!split.some(([first, second]) => folded.includes(first) && folded.includes(second))) return 0;
-  const words = tokenizeFolded(folded);
   // Only a word that starts one of the query's pairs can start a match: no pair string for the rest.
-  const firsts = new Set(split.map(([first]) => first));
-  let found = 0;
+  return pairsFound(tokenizeFolded(folded), pairs, new Set(split.map(([first]) => first))) / pairs.size;
+}
+
+/** Distinct `pairs` among consecutive `words` (a small function: its loop is optimized alone, quickly). */
+function pairsFound(words: readonly string[], pairs: Set<string>, firsts: Set<string>): number {
   const seen = new Set<string>();
   for (let i = 0; i + 1 < words.length; i++) {
     if (!firsts.has(words[i])) continue;
     const pair = `${words[i]} ${words[i + 1]}`;
-    if (pairs.has(pair) && !seen.has(pair)) {
-      seen.add(pair);
-      found++;
-    }
+    if (pairs.has(pair)) seen.add(pair);
   }
-  return found / pairs.size;
+  return seen.size;
 }
 
 export interface ResultOptions {
