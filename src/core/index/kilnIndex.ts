@@ -129,7 +129,7 @@ export class KilnIndex {
    */
   async warmSearch(): Promise<void> {
     const store = await this.store();
-    if (!store.lexicalSearch) await this.lexicalSide.of(store);
+    if (!store.lexicalSearch) await this.lexicalSide.warm(store);
   }
 
   /** Notes of the kiln an index run would take in (a full rebuild embeds this many); reads no note. */

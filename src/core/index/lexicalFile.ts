@@ -188,13 +188,22 @@ async function slicedCrc32(data: Buffer): Promise<number> {
 /** The lines of a large text, split a slice at a time. */
 async function slicedLines(text: string): Promise<string[]> {
   const lines: string[] = [];
-  for (let from = 0; ; ) {
+  for (let from = 0; from >= 0; ) {
+    if (lines.length > 0) await nextTurn();
+    from = pushLines(text, from, lines, DECODE_SLICE);
+  }
+  return lines;
+}
+
+/** Up to `count` lines of `text` from `from` onto `lines`; where the next starts, or -1 at the end (a small hot loop, see anyAtOrAbove). */
+function pushLines(text: string, from: number, lines: string[], count: number): number {
+  for (let i = 0; i < count; i++) {
     const newline = text.indexOf('\n', from);
     lines.push(text.slice(from, newline < 0 ? text.length : newline));
-    if (newline < 0) return lines;
+    if (newline < 0) return -1;
     from = newline + 1;
-    if (lines.length % DECODE_SLICE === 0) await nextTurn();
   }
+  return from;
 }
 
 function asBytes(array: ArrayBufferView): Buffer {

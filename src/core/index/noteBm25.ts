@@ -2,20 +2,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChunkRecord } from './store/vectorStore';
 import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
 import { bestNotes, lexicalQuery, sectionRelevance, type LexicalQuery } from './noteBm25Scoring';
+import { TermDictionary } from './termDictionary';
 import { compactSnapshot, type NoteBm25Parts, type NoteBm25Snapshot } from './noteBm25Snapshot';
 
 const F = FIELDS.length;
-/** Terms (or notes) taken from a snapshot between two turns of the event loop. */
+/** Notes taken from a snapshot between two turns of the event loop. */
 const LOAD_SLICE = 10_000;
-
-/**
- * term → id for ids in [from, to). A function of its own, like the other loops that run over a
- * whole file when it loads: the hot loop is optimized alone, quickly (an optimizing compile of the
- * whole async loader took 10–16 ms of the second core, which a process ending meanwhile waits for).
- */
-function mapTerms(termIds: Map<string, number>, terms: readonly string[], from: number, to: number): void {
-  for (let id = from; id < to; id++) termIds.set(terms[id], id);
-}
 
 /** Notes changed or removed since the last build: past this share, a rebuild is worth it. */
 const REBUILD_SHARE = 0.2;
@@ -38,7 +30,7 @@ export interface NoteBm25BuildOptions {
  * and added to a small second index, so one saved note never rebuilds it all.
  */
 export class NoteBm25 {
-  private readonly termIds = new Map<string, number>();
+  private termIds = new TermDictionary();
   private offsets: Uint32Array = new Uint32Array(1);
   private postDocs: Uint32Array = new Uint32Array(0);
   private postTfs: Uint16Array = new Uint16Array(0);
@@ -170,6 +162,11 @@ export class NoteBm25 {
     return sectionRelevance(q, chunk, avg, this.fields.body.b);
   }
 
+  /** Maps the loaded term list in slices (see TermDictionary): later changes then never stall on it. */
+  mapTerms(signal?: AbortSignal): Promise<void> {
+    return this.termIds.mapInSlices(signal);
+  }
+
   /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
   snapshot(): NoteBm25Snapshot {
     return compactSnapshot(this.parts());
@@ -194,10 +191,7 @@ export class NoteBm25 {
   /** An index from its snapshot (the lexical file), in slices: a large kiln has hundreds of thousands of terms. */
   static async load(snapshot: NoteBm25Snapshot, fields = DEFAULT_FIELDS): Promise<NoteBm25> {
     const index = new NoteBm25([], fields);
-    for (let from = 0; from < snapshot.terms.length; from += LOAD_SLICE) {
-      if (from > 0) await nextTurn();
-      mapTerms(index.termIds, snapshot.terms, from, Math.min(snapshot.terms.length, from + LOAD_SLICE));
-    }
+    index.termIds = new TermDictionary(snapshot.terms);
     await index.adopt(snapshot);
     return index;
   }
@@ -262,11 +256,7 @@ export class NoteBm25 {
     const counts = new Map<number, number[]>();
     fields.forEach((tokens, f) => {
       for (const token of tokens) {
-        let id = this.termIds.get(token);
-        if (id === undefined) {
-          id = this.termIds.size;
-          this.termIds.set(token, id);
-        }
+        const id = this.termIds.idOf(token);
         let tfs = counts.get(id);
         if (!tfs) counts.set(id, (tfs = new Array<number>(F).fill(0)));
         tfs[f]++;

@@ -1,4 +1,5 @@
 import { FIELDS } from './noteFields';
+import type { TermDictionary } from './termDictionary';
 
 const F = FIELDS.length;
 
@@ -17,7 +18,7 @@ export interface NoteBm25Snapshot {
 
 /** The in-memory index's arrays, as NoteBm25 keeps them (the bulk, the second index, tombstones). */
 export interface NoteBm25Parts {
-  termIds: ReadonlyMap<string, number>;
+  termIds: Pick<TermDictionary, 'get' | 'size' | 'entries' | 'keys'>;
   offsets: Uint32Array;
   postDocs: Uint32Array;
   postTfs: Uint16Array;
@@ -54,7 +55,7 @@ export function compactSnapshot(parts: NoteBm25Parts): NoteBm25Snapshot {
   const offsets: number[] = [0];
   const docs: number[] = [];
   const tfs: number[] = [];
-  for (const [term, id] of parts.termIds) {
+  for (const [term, id] of parts.termIds.entries()) {
     const start = docs.length;
     const [from, to] = id + 1 < parts.offsets.length ? [parts.offsets[id], parts.offsets[id + 1]] : [0, 0];
     for (let p = from; p < to; p++) {

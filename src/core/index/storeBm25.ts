@@ -55,6 +55,16 @@ export class StoreBm25 {
    * Calls run one after the other: a search arriving during a build, or while the editor warms the
    * index, waits for it and then finds it ready instead of reading the file or building again.
    */
+  /**
+   * `of`, then the loaded index's terms mapped in slices (a long-lived host warming its search:
+   * later saved notes then swap in without mapping them all at once).
+   */
+  async warm(store: VectorStore): Promise<NoteBm25> {
+    const index = await this.of(store);
+    await index.mapTerms();
+    return index;
+  }
+
   of(store: VectorStore): Promise<NoteBm25> {
     const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
     this.inFlight = next;
@@ -75,6 +85,8 @@ export class StoreBm25 {
     }
     const changed = await changedNotes(lexical.hashes, current);
     let index = lexical.index;
+    // Adding a note maps every term of a loaded index: in slices, not in one go.
+    if (changed.size > 0) await index.mapTerms();
     for (const path of changed) index.removeNote(path);
     for (const path of changed) if (current.has(path)) index.addNote(noteChunks(store, path));
     if (index.stale) return this.build(store, current);

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TermDictionary } from '../../../src/core/index/termDictionary';
+
+const TERMS = Array.from({ length: 25_000 }, (_, i) => `term${i}`);
+
+test('term dictionary: a loaded term list answers lookups by id before and after it is mapped, and in every way of mapping it', async () => {
+  const scanned = new TermDictionary(TERMS);
+  assert.equal(scanned.size, TERMS.length);
+  assert.equal(scanned.get('term0'), 0);
+  assert.equal(scanned.get('term24999'), 24_999);
+  assert.equal(scanned.get('nope'), undefined);
+  // Past a few lookups the list is mapped; the answers stay the same.
+  for (let i = 0; i < 100; i++) assert.equal(scanned.get(`term${i * 97}`), i * 97);
+  assert.equal(scanned.get('nope'), undefined);
+
+  const sliced = new TermDictionary(TERMS);
+  await sliced.mapInSlices();
+  assert.deepEqual([...sliced.entries()].slice(0, 3), [['term0', 0], ['term1', 1], ['term2', 2]]);
+  assert.equal(sliced.get('term12345'), 12_345);
+
+  // A new term after a loaded list takes the next id; existing terms keep theirs.
+  const added = new TermDictionary(TERMS);
+  assert.equal(added.idOf('term7'), 7);
+  assert.equal(added.idOf('fresh'), TERMS.length);
+  assert.equal(added.size, TERMS.length + 1);
+  assert.deepEqual([...added.keys()].slice(-2), ['term24999', 'fresh']);
+});
+
+test('term dictionary: a term added while the list is mapped in slices is kept (the map made for it wins)', async () => {
+  const dictionary = new TermDictionary(TERMS);
+  const mapping = dictionary.mapInSlices();
+  // Between two slices: adding a term maps the list at once.
+  assert.equal(dictionary.idOf('fresh'), TERMS.length);
+  await mapping;
+  assert.equal(dictionary.get('fresh'), TERMS.length);
+  assert.equal(dictionary.size, TERMS.length + 1);
+});
+
+test('term dictionary: mapping in slices stops on abort and leaves lookups working', async () => {
+  const dictionary = new TermDictionary(TERMS);
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(dictionary.mapInSlices(controller.signal), { name: 'AbortError' });
+  assert.equal(dictionary.get('term42'), 42);
+});
