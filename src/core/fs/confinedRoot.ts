@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { lazyCrypto } from '../lazyCrypto';
 import { close as closeFd, closeSync, constants, fstatSync, open as openCallback, read as readCallback, type Dirent, type Stats } from 'node:fs';
 import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -135,7 +135,7 @@ export class ConfinedRoot {
       if (existing?.isSymbolicLink()) throw new ConfinedFileError('fs.symlink_refused', `"${path.relative}" is a symbolic link; Hearth does not write through links`, path.relative);
       if (existing && mode === 'create') throw exists(path.relative);
       if (!existing && mode === 'replace') throw notFound(path.relative);
-      const temp = dir.pathOf(`.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.hearth-tmp`);
+      const temp = dir.pathOf(`.${name.slice(0, 100)}.${lazyCrypto().randomBytes(6).toString('hex')}.hearth-tmp`);
       try {
         const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o666);
         try {

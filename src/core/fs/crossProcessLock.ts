@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { lazyCrypto } from '../lazyCrypto';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,7 +79,7 @@ async function isStale(lockPath: string, holder: LockHolder | undefined, tornMs:
 export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions, 'tornMs'> = {}): Promise<CrossProcessLock | undefined> {
   const tornMs = options.tornMs ?? 5_000;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const holder: LockHolder = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: Date.now() };
+    const holder: LockHolder = { pid: process.pid, host: hostname(), token: lazyCrypto().randomBytes(8).toString('hex'), since: Date.now() };
     try {
       const handle = await open(lockPath, 'wx');
       try {

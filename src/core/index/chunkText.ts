@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../lazyCrypto';
 import type { ChunkRecord } from './store/vectorStore';
 
 /** What the embedder sees of a chunk: the note title and heading path give a section its context. */
@@ -13,5 +13,5 @@ export function chunkTextHash(chunk: Pick<ChunkRecord, 'title' | 'headingPath' |
 }
 
 export function textHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return lazyCrypto().createHash('sha256').update(text).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../lazyCrypto';
 
 /**
  * What is known of a note's text before it is parsed: its content hash (what the index compares)
@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * markdown or YAML parser.
  */
 export function contentHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return lazyCrypto().createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 /** Text with NUL bytes or mostly control/replacement characters is not a note: report and skip it. */

@@ -1,0 +1,8 @@
+/**
+ * node:crypto on first use. Loading it costs a cold process ~2 ms, and the code a `hearth search`
+ * over unchanged notes loads (the kiln's files, the index, its lock) only hashes or names a
+ * temporary file when something changed.
+ */
+export function lazyCrypto(): typeof import('node:crypto') {
+  return process.getBuiltinModule('node:crypto');
+}
