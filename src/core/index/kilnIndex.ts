@@ -250,7 +250,7 @@ export class KilnIndex {
     } else {
       const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
       // The store's own full-text search also scores the notes the vector side found.
-      const vectorNotes = [...new Set(nearest.map((h) => h.chunk.notePath))];
+      const vectorNotes = [...new Set(nearest.map((h) => h.notePath))];
       const lexicon = inProcessLexicon ? await inProcessLexicon : await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes);
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
       ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
@@ -294,7 +294,7 @@ export class KilnIndex {
   private async vectorHits(store: VectorStore, vector: Float32Array, notes: number): Promise<SearchHit[]> {
     for (let depth = Math.max(notes * CHUNKS_PER_NOTE, 50); ; depth *= 4) {
       const hits = await store.search(vector, depth);
-      if (hits.length < depth || new Set(hits.map((h) => h.chunk.notePath)).size >= notes) return hits;
+      if (hits.length < depth || new Set(hits.map((h) => h.notePath)).size >= notes) return hits;
     }
   }
 

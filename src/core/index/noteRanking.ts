@@ -26,23 +26,24 @@ export interface RankedNote {
   sections: ScoredSection[];
 }
 
-/** Cosine (clipped to 0–1: opposite meaning is no relevance) of each chunk and the best per note. */
-function vectorSide(hits: SearchHit[]): { byChunk: Map<string, number>; byNote: Map<string, ScoredSection[]> } {
-  const byChunk = new Map<string, number>();
+/**
+ * The hits by note, each with its cosine clipped to 0–1 (opposite meaning is no relevance). A hit's
+ * chunk is not read here: most notes of a hybrid search's vector side never reach the results.
+ */
+function vectorSide(hits: SearchHit[]): Map<string, ScoredSection[]> {
   const byNote = new Map<string, ScoredSection[]>();
-  for (const { chunk, score } of hits) {
-    const s = Math.max(0, Math.min(1, score));
-    byChunk.set(chunk.id, s);
-    const list = byNote.get(chunk.notePath);
-    if (list) list.push({ chunk, score: s });
-    else byNote.set(chunk.notePath, [{ chunk, score: s }]);
+  for (const hit of hits) {
+    const section = { get chunk() { return hit.chunk; }, score: Math.max(0, Math.min(1, hit.score)) };
+    const list = byNote.get(hit.notePath);
+    if (list) list.push(section);
+    else byNote.set(hit.notePath, [section]);
   }
-  return { byChunk, byNote };
+  return byNote;
 }
 
 /** Semantic mode: a note scores its best chunk's cosine; its other chunks among the hits are its sections. */
 export function rankSemantic(hits: SearchHit[], limit: number): RankedNote[] {
-  const { byNote } = vectorSide(hits);
+  const byNote = vectorSide(hits);
   return [...byNote]
     .map(([path, sections]) => ({ path, score: sections[0].score, sections: sections.sort((a, b) => b.score - a.score) }))
     .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
@@ -75,7 +76,7 @@ export interface HybridOptions {
 
 export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
-  const { byChunk, byNote } = vectorSide(hits);
+  const byNote = vectorSide(hits);
   // A note outside the lexical head and unseen by the vector side cannot reach the re-ranked head:
   // at least `top` notes score above it. Twice the head, so ties at its edge fall as a full sort would.
   const lexical = lexicon.relevances(q, 2 * Math.max(RERANK_DEPTH, limit), byNote.keys());
@@ -105,6 +106,8 @@ export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: Search
   const top = sorted.slice(0, limit);
   return top.map(([path, score]) => {
     const chunks = chunksOf(path);
+    // The note's hits by chunk id (only the notes shown read their hits' chunks).
+    const byChunk = new Map((byNote.get(path) ?? []).map((hit) => [hit.chunk.id, hit.score]));
     const sections: ScoredSection[] = [];
     for (const chunk of chunks) {
       const words = lexicon.sectionRelevance(q, chunk);

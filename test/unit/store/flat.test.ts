@@ -128,3 +128,39 @@ test('readChecked reads a file larger than one slice whole and checks its CRC ac
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('hits read their chunk when asked, and it is the chunk the search found: after the note was rewritten, removed or compacted away, and across reopen', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-lazy-'));
+  const dim = 24;
+  const header = { providerType: 'local_cpu', model: 'm', dim };
+  const next = rng(17);
+  try {
+    const writer = new FlatStore(dir, header, { compactMinDead: 4, compactRatio: 0.1 });
+    await writer.open();
+    const target = randomVector(dim, next);
+    for (let n = 0; n < 6; n++) await writer.upsertNote(`n${n}.md`, chunksFor(`n${n}.md`, 3, 'old'), [target, randomVector(dim, next), randomVector(dim, next)]);
+    await writer.commit();
+    await writer.dispose();
+    // Opened from disk: chunk rows are still bytes when the search runs.
+    const store = new FlatStore(dir, header, { compactMinDead: 4, compactRatio: 0.1 });
+    await store.open();
+    const hits = await store.search(target, 6);
+    assert.deepEqual(hits.map((h) => h.notePath).sort(), ['n0.md', 'n1.md', 'n2.md', 'n3.md', 'n4.md', 'n5.md']);
+    // Every note is rewritten (new text), one removed, and the dead slots compacted: slots move.
+    for (let n = 0; n < 5; n++) await store.upsertNote(`n${n}.md`, chunksFor(`n${n}.md`, 2, 'new').map((c) => ({ ...c, text: `rewritten ${c.text}` })), [randomVector(dim, next), randomVector(dim, next)]);
+    await store.removeNote('n5.md');
+    await store.commit();
+    for (const hit of hits) {
+      assert.equal(hit.chunk.notePath, hit.notePath);
+      assert.equal(hit.chunk.id, `${hit.notePath}#0`, 'the chunk the vector belonged to');
+      assert.doesNotMatch(hit.chunk.text, /^rewritten/, 'as it was when the search ran');
+      assert.equal(hit.chunk.contentHash, 'old');
+    }
+    // A new search sees the new chunks.
+    const fresh = await store.search(target, 10);
+    assert.ok(fresh.every((h) => h.chunk.contentHash === 'new' && h.chunk.text.startsWith('rewritten')));
+    await store.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,8 @@ interface FlatNote {
   slots: number[];
   /** The note's chunk rows as read from the chunk log, until a result shows one of them. */
   rows?: Uint8Array;
+  /** Its chunks, once read (kept with the note, so a reader made before the note changed still finds them). */
+  records?: ChunkRecord[];
 }
 
 /**
@@ -60,7 +62,7 @@ export class FlatNotes {
       this.take(notePath, c.slot, c.scale, c.error, c.crc, slotLimit);
       this.table.chunk[c.slot] = c.chunk;
     }
-    this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot) });
+    this.notes.set(notePath, { hash: line.hash, slots: line.chunks.map((c) => c.slot), records: line.chunks.map((c) => c.chunk) });
   }
 
   /** A note read from the chunk log (its rows still bytes). */
@@ -83,10 +85,25 @@ export class FlatNotes {
   }
 
   chunkAt(slot: number): ChunkRecord {
+    return this.table.chunk[slot] ?? this.chunkReader(slot)();
+  }
+
+  /**
+   * Reads the chunk of a live slot when called: a search hands these out, and a hybrid search reads
+   * the chunks of a few of its notes only. It reads the same chunk after a compaction moved the
+   * slot or a write replaced the note meanwhile (the note as it was is kept by the reader).
+   */
+  chunkReader(slot: number): () => ChunkRecord {
     const cached = this.table.chunk[slot];
-    if (cached) return cached;
+    if (cached) return () => cached;
     const notePath = this.table.note[slot];
     const note = this.notes.get(notePath)!;
+    const ordinal = note.slots.indexOf(slot);
+    return () => this.recordsOf(notePath, note)[ordinal];
+  }
+
+  private recordsOf(notePath: string, note: FlatNote): ChunkRecord[] {
+    if (note.records) return note.records;
     let chunks: ChunkRecord[];
     try {
       chunks = parseRows(note.rows ?? NO_ROWS, notePath, note.hash, note.slots.length);
@@ -94,8 +111,9 @@ export class FlatNotes {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
     }
     note.rows = undefined;
-    note.slots.forEach((s, i) => (this.table.chunk[s] = chunks[i]));
-    return this.table.chunk[slot]!;
+    note.records = chunks;
+    if (this.notes.get(notePath) === note) note.slots.forEach((s, i) => (this.table.chunk[s] = chunks[i]));
+    return chunks;
   }
 
   /** After a compaction: the slots in `order` moved to 0…n−1. */

@@ -190,7 +190,17 @@ export class FlatStore implements VectorStore {
       },
       k,
     );
-    return top.map(({ score, slot }) => ({ chunk: this.notes.chunkAt(slot), score }));
+    // Most hits of a hybrid search never show their text: a note's chunk rows are parsed when one is read.
+    return top.map(({ score, slot }) => {
+      const chunkOf = this.notes.chunkReader(slot);
+      return {
+        score,
+        notePath: this.notes.table.note[slot],
+        get chunk() {
+          return chunkOf();
+        },
+      };
+    });
   }
 
   async commit(): Promise<void> {

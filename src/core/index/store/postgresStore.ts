@@ -193,7 +193,7 @@ export class PostgresStore implements VectorStore {
     for (const row of rows.rows) {
       for (const chunk of byHash.get(row.text_hash) ?? []) {
         if (options.filter && !options.filter(chunk)) continue;
-        hits.push({ chunk, score: 1 - Number(row.distance) });
+        hits.push({ chunk, notePath: chunk.notePath, score: 1 - Number(row.distance) });
       }
     }
     // The relaxed iterative scan may return neighbours slightly out of order.

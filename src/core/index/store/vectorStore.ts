@@ -35,7 +35,10 @@ export interface StoreHeader {
 }
 
 export interface SearchHit {
-  chunk: ChunkRecord;
+  /** The chunk's note, known without the chunk (a flat store reads a note's chunks only when one is asked for). */
+  readonly notePath: string;
+  /** The chunk: read when first asked for, and only then, in the flat store. */
+  readonly chunk: ChunkRecord;
   /** Cosine similarity (vectors are normalized on upsert), higher is better. */
   score: number;
 }

@@ -117,7 +117,7 @@ export class VectraStore implements VectorStore {
     for (const r of results) {
       const chunk = toChunk(r.item.metadata);
       if (filter && !filter(chunk)) continue;
-      hits.push({ chunk, score: r.score });
+      hits.push({ chunk, notePath: chunk.notePath, score: r.score });
       if (hits.length === k) break;
     }
     return hits;
