@@ -10,6 +10,13 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
  */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/**
+ * How long the server may send nothing, before its answer or within it, as Node's fetch allows
+ * (undici's headers and body timeouts, 300 s each): a runner that accepts the request and never
+ * answers fails it then instead of holding `hearth index` or `hearth search` forever.
+ */
+export const IDLE_TIMEOUT_MS = 300_000;
+
 /** The reason phrase the Response constructor accepts (HTTP's reason-phrase: tab, visible ASCII, obs-text). */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -22,19 +29,33 @@ const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * body other than text or bytes) goes to the built-in fetch. Failures are what fetch gives: the
  * abort reason, or a TypeError whose cause says what went wrong.
  */
-export async function nodeHttpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export function nodeHttpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  return httpFetch(input, init, IDLE_TIMEOUT_MS);
+}
+
+/** nodeHttpFetch with another idle timeout (tests: a stalled server without waiting five minutes). */
+export function nodeHttpFetchWithIdleTimeout(idleMs: number): typeof nodeHttpFetch {
+  return (input, init = {}) => httpFetch(input, init, idleMs);
+}
+
+async function httpFetch(input: string | URL | Request, init: RequestInit, idleMs: number): Promise<Response> {
   const body = init.body;
   if (input instanceof Request || (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
   const url = new URL(String(input));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
   init.signal?.throwIfAborted();
-  const failure = (error: unknown) => (init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error }));
+  let quiet: Error | undefined;
+  const failure = (error: unknown) => (init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: quiet ?? error }));
   const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
   new Headers(init.headers).forEach((value, name) => (headers[name] = value));
   if (body != null) headers['content-length'] = String(Buffer.byteLength(body));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
+    req.setTimeout(idleMs, () => {
+      quiet = new Error(`the server sent nothing for ${idleMs / 1000} s`);
+      req.destroy(quiet);
+    });
     req.on('error', (error) => reject(failure(error)));
     // A 101 answer to a request that asked for no upgrade ends the request with neither a response
     // nor an error; without this the caller would wait forever. (After a response: no effect.)

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
-import { nodeHttpFetch } from '../../../src/core/net/nodeHttpFetch';
+import { nodeHttpFetch, nodeHttpFetchWithIdleTimeout } from '../../../src/core/net/nodeHttpFetch';
 import { settlesWithin, startRawServer, startScriptedServer } from './scriptedHttp';
 
 const BODY = Buffer.from(JSON.stringify({ data: Array.from({ length: 2000 }, (_, i) => ({ index: i, embedding: [i / 7, -i / 3] })) }));
@@ -149,3 +149,21 @@ test('a reason phrase the Response constructor refuses (a control character) sti
     await server.stop();
   }
 });
+
+for (const path of ['/never', '/stall-gzip']) {
+  test(`a server that goes quiet (${path}) fails the fetch after the idle timeout, as Node's fetch did (it used to wait forever)`, async () => {
+    const { routes } = halfRoutes();
+    const server = await startScriptedServer(routes);
+    try {
+      const quickFetch = nodeHttpFetchWithIdleTimeout(300);
+      await assert.rejects(settlesWithin(quickFetch(`${server.url}${path}`, { method: 'POST', body: '{}' }), 30_000, 'the fetch'), (error: unknown) => {
+        assert.ok(error instanceof TypeError, String(error));
+        assert.match((error.cause as Error).message, /the server sent nothing for 0.3 s/);
+        return true;
+      });
+      await settlesWithin(server.allClosed(), 20_000, 'the client closing its socket');
+    } finally {
+      await server.stop();
+    }
+  });
+}
