@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { createRemoteEmbedder, type RemoteEmbedderSpec } from '../../../src/core/index/embedders/createEmbedder';
 import { EmbeddingError } from '../../../src/core/index/embedders/embedder';
 import { QueryEmbeddingWorker } from '../../../src/core/index/embedders/queryEmbedding';
+import { EMBEDDING_PROVIDER_DEFAULTS } from '../../../src/core/config/providerTypes';
 import { Redactor } from '../../../src/core/logging/redactor';
 import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
 import { settlesWithin, startScriptedServer } from '../net/scriptedHttp';
@@ -194,3 +195,15 @@ for (const mode of ['abort', 'dispose', 'unused'] as const) {
     }
   });
 }
+
+test('cloud_a without a key at the real service: embedding.missing_key naming the variables, as in-process (the worker sent a keyless request)', async () => {
+  const spec: RemoteEmbedderSpec = { kind: 'openai', providerType: 'cloud_a', model: 'text-embedding-3-small', baseURL: EMBEDDING_PROVIDER_DEFAULTS.cloud_a.apiUrl! };
+  const inProcess = await createRemoteEmbedder(spec, new Redactor()).then(
+    () => assert.fail('made an embedder without a key'),
+    (e: unknown) => e as EmbeddingError,
+  );
+  assert.equal(inProcess.code, 'embedding.missing_key');
+  const error = await failure(new QueryEmbeddingWorker().embed(spec, 'q', new Redactor()));
+  assert.equal(error.code, 'embedding.missing_key');
+  assert.match(error.message, /CLOUD_A_API_KEY/);
+});

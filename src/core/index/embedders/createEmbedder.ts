@@ -57,6 +57,11 @@ export async function createRemoteEmbedder(spec: RemoteEmbedderSpec, redactor: R
     const { OllamaEmbedder } = await import('./ollamaEmbedder');
     return new OllamaEmbedder(spec.model, spec.host, redactor);
   }
+  // The real service needs a key (checked here, so the query worker says so too); a custom api_url (a proxy, a local server) may not.
+  if (spec.providerType === 'cloud_a' && !spec.apiKey && spec.baseURL === EMBEDDING_PROVIDER_DEFAULTS.cloud_a.apiUrl) {
+    const vars = PROVIDER_ENV.cloud_a;
+    throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
+  }
   redactor.add(spec.apiKey);
   const { OpenAiEmbedder } = await import('./openaiEmbedder');
   return new OpenAiEmbedder(spec.providerType, spec.model, spec.baseURL, spec.apiKey, redactor);
@@ -104,14 +109,8 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
       }
       case 'local_runner':
       case 'cloud_a':
-      case 'cloud_b': {
-        // A custom api_url (a proxy, a local server) may need no key; the real service does.
-        if (type === 'cloud_a' && !deps.apiKey && !config.api_url) {
-          const vars = PROVIDER_ENV[type];
-          throw new EmbeddingError('embedding.missing_key', `Embedding provider cloud_a needs an API key: set ${vars[0]} (or ${vars[1]}).`);
-        }
+      case 'cloud_b':
         return createRemoteEmbedder(remote!, deps.redactor ?? new Redactor());
-      }
     }
   };
   const remote = remoteSpec(type, finalModel, config, deps.apiKey);
