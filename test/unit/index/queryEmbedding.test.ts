@@ -207,3 +207,16 @@ test('cloud_a without a key at the real service: embedding.missing_key naming th
   assert.equal(error.code, 'embedding.missing_key');
   assert.match(error.message, /CLOUD_A_API_KEY/);
 });
+
+test('a runner address with a password: the worker cannot reach it, and the password is scrubbed from its error here', async () => {
+  const closed = await startScriptedServer({});
+  const host = closed.url.replace('http://', 'http://admin:s3cret-runner-pass@');
+  await closed.stop();
+  const redactor = new Redactor();
+  // As the CLI's config load registers every URL's userinfo.
+  redactor.addUrl(host);
+  const error = await failure(new QueryEmbeddingWorker().embed({ kind: 'runner', model: 'nomic-embed-text', host }, 'q', redactor));
+  assert.equal(error.code, 'embedding.runner_unreachable');
+  assert.ok(!leaks(error, 's3cret-runner-pass'), error.message);
+  assert.match(error.message, /The local runner at http:\/\/admin:«redacted»@127\.0\.0\.1:\d+ is not reachable/);
+});
