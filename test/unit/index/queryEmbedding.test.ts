@@ -218,5 +218,13 @@ test('a runner address with a password: the worker cannot reach it, and the pass
   const error = await failure(new QueryEmbeddingWorker().embed({ kind: 'runner', model: 'nomic-embed-text', host }, 'q', redactor));
   assert.equal(error.code, 'embedding.runner_unreachable');
   assert.ok(!leaks(error, 's3cret-runner-pass'), error.message);
-  assert.match(error.message, /The local runner at http:\/\/admin:«redacted»@127\.0\.0\.1:\d+ is not reachable/);
+  assert.match(error.message, /The local runner at http:\/\/admin:«redacted»@127\.0\.0\.1:\d+ is not reachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
+});
+
+test('a refused connection says what the socket said, not only the SDK\'s "Connection error."', async () => {
+  const closed = await startScriptedServer({});
+  await closed.stop();
+  const error = await failure(new QueryEmbeddingWorker().embed(openai(`${closed.url}/v1`), 'q', new Redactor()));
+  assert.equal(error.code, 'embedding.request_failed');
+  assert.match(error.message, /^cloud_b embeddings failed: Connection error\. \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/);
 });

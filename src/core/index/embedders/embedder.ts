@@ -32,6 +32,17 @@ export class EmbeddingError extends HearthError {
   }
 }
 
+/**
+ * ` (the innermost cause's words)` for a request that never got an answer: what the socket said
+ * (`connect ECONNREFUSED …`, `the server sent nothing for 300 s`) behind an SDK's bare
+ * "Connection error."; empty when there is no deeper cause.
+ */
+export function causeDetail(error: unknown): string {
+  let inner = error;
+  for (let depth = 0; depth < 8 && inner instanceof Error && inner.cause instanceof Error; depth++) inner = inner.cause;
+  return inner !== error && inner instanceof Error && inner.message ? ` (${inner.message})` : '';
+}
+
 /** Whether a provider's answer is `count` non-empty lists of finite numbers (a broken or hostile one may send anything). */
 export function areEmbeddings(value: unknown, count: number): value is number[][] {
   return Array.isArray(value) && value.length === count && value.every((v) => Array.isArray(v) && v.length > 0 && v.every(Number.isFinite));

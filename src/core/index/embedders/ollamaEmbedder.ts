@@ -1,6 +1,6 @@
 import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import { scrubForeign, type Redactor } from '../../logging/redactor';
-import { areEmbeddings, type Embedder, EmbeddingError, normalize } from './embedder';
+import { areEmbeddings, causeDetail, type Embedder, EmbeddingError, normalize } from './embedder';
 
 /**
  * local_runner: Ollama's batch endpoint `/api/embed`; runners (or mocks such as aimock) without it
@@ -39,7 +39,7 @@ export class OllamaEmbedder implements Embedder {
       return await nodeHttpFetch(new URL(path, this.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new EmbeddingError('embedding.runner_unreachable', `The local runner at ${this.host} is not reachable; start it (ollama serve) or set [embedding].api_url.`, undefined, { cause: error });
+      throw new EmbeddingError('embedding.runner_unreachable', `The local runner at ${this.host} is not reachable${this.scrub(causeDetail(error))}; start it (ollama serve) or set [embedding].api_url.`, undefined, { cause: error });
     }
   }
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { nodeHttpFetch } from '../../net/nodeHttpFetch';
 import type { Redactor } from '../../logging/redactor';
-import { areEmbeddings, type Embedder, EmbeddingError, normalize } from './embedder';
+import { areEmbeddings, causeDetail, type Embedder, EmbeddingError, normalize } from './embedder';
 
 /** cloud_a (OpenAI) and cloud_b (any OpenAI-compatible /embeddings endpoint). */
 export class OpenAiEmbedder implements Embedder {
@@ -26,7 +26,8 @@ export class OpenAiEmbedder implements Embedder {
       const status = (error as { status?: number }).status;
       if (status === 401) throw new EmbeddingError('embedding.auth', `${this.providerType}: the API key was refused (401).`, status, { cause: error });
       if (status === 404) throw new EmbeddingError('embedding.model_not_found', `${this.providerType}: model "${this.model}" not found (404).`, status, { cause: error });
-      throw new EmbeddingError('embedding.request_failed', `${this.providerType} embeddings failed${status ? ` (HTTP ${status})` : ''}: ${this.redactor.redactForeign(String((error as Error)?.message ?? error))}`, status, { cause: error });
+      const detail = status ? '' : causeDetail(error);
+      throw new EmbeddingError('embedding.request_failed', `${this.providerType} embeddings failed${status ? ` (HTTP ${status})` : ''}: ${this.redactor.redactForeign(String((error as Error)?.message ?? error) + detail)}`, status, { cause: error });
     }
     // The SDK does not check the answer's shape: an empty list or a string would become no vector or NaNs.
     const items: { index?: unknown; embedding?: unknown }[] = Array.isArray(res?.data) ? (res.data as unknown[]).map((d) => (typeof d === 'object' && d !== null ? d : {})) : [];
