@@ -56,6 +56,8 @@ async function runSearch(argv: string[], io: CliIo, early: Promise<QueryEmbeddin
     const cli = await createCliContext(io, values, { trustNeeds });
     cli.reportConfigProblems();
     index = createCliIndex(cli, io, { queryWorker });
+    // A local model embeds in this process (or its own worker): the query worker is not needed.
+    if (!index.setup.remote) void queryWorker?.dispose();
     return await searchWith(cli, index, io, query, { mode, limit, json: values.json === true, chunks: values.chunks === true });
   } finally {
     await index?.dispose();

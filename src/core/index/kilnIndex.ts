@@ -268,7 +268,13 @@ export class KilnIndex {
     const worker = this.options.queryWorker;
     if (worker && !worker.spent && remote && !this.embedder) {
       if (this.disposed) throw new IndexDisposedError();
-      return worker.embed(remote, query, this.options.embedderDeps.redactor, signal);
+      try {
+        return await worker.embed(remote, query, this.options.embedderDeps.redactor, signal);
+      } catch (error) {
+        // The worker itself failed (it could not start, it crashed): this thread asks the embedder instead.
+        if (!isHearthError(error) || error.code !== 'embedding.worker_failed') throw error;
+        this.options.log.child('index').warn(`${error.message} The query is embedded without it.`);
+      }
     }
     const [vector] = await (await this.getEmbedder()).embed([query], signal);
     return vector;

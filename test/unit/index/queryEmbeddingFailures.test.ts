@@ -98,3 +98,31 @@ test('an embed asked with a signal already aborted rejects (no exception thrown 
   await assert.rejects(embedding!, (e) => e === reason);
   await query.dispose();
 });
+
+test('KilnIndex: a query worker that fails (it could not start) leaves the query to this thread\'s embedder, with a warning', async () => {
+  const { KilnIndex } = await import('../../../src/core/index/kilnIndex');
+  const { EmbeddingSchema, ProcessingSchema } = await import('../../../src/core/config/schema');
+  const { startHashedEmbedServer, hashedVector } = await import('../../eval/hashedEmbedServer');
+  const { normalize } = await import('../../../src/core/index/embedders/embedder');
+  const server = await startHashedEmbedServer(32);
+  const warnings: string[] = [];
+  const log = { debug() {}, info() {}, warn(m: string) { warnings.push(m); }, error() {}, child() { return log; } };
+  const { query } = workerRunning('process.exit(5)');
+  const index = new KilnIndex({
+    kilnRoot: '/nonexistent-kiln',
+    embedding: EmbeddingSchema.parse({ provider: 'cloud_b', api_url: server.url, model: 'hashed' }),
+    processing: ProcessingSchema.parse({}),
+    embedderDeps: { env: {}, redactor: redactor() },
+    log: log as never,
+    queryWorker: query,
+  });
+  try {
+    const vector = await settlesWithin(index.embedQuery('tomato soup'), 30_000, 'the query embedding');
+    assert.deepEqual([...vector], [...normalize(hashedVector('tomato soup', 32))]);
+    assert.ok(index.embedderLoaded, 'embedded in this thread');
+    assert.ok(warnings.some((w) => /worker/.test(w) && /without it/.test(w)), warnings.join('\n'));
+  } finally {
+    await index.dispose();
+    await server.stop();
+  }
+});
