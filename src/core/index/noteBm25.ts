@@ -167,6 +167,11 @@ export class NoteBm25 {
     return this.termIds.mapInSlices(signal);
   }
 
+  /** The loaded term list named a term twice (found when mapped): the file was not Hearth's, rebuild it. */
+  get termsListedTwice(): boolean {
+    return this.termIds.duplicates;
+  }
+
   /** Everything the index holds, compacted (no tombstones, one postings table), for the lexical file. */
   snapshot(): NoteBm25Snapshot {
     return compactSnapshot(this.parts());

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
-import { LEXICAL_FILE, readLexicalBytes, readLexicalFile, writeLexicalFile } from './lexicalFile';
+import { LEXICAL_FILE, LexicalFileError, readLexicalBytes, readLexicalFile, writeLexicalFile } from './lexicalFile';
 import { NoteBm25 } from './noteBm25';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import type { ChunkRecord, VectorStore } from './store/vectorStore';
@@ -76,7 +76,11 @@ export class StoreBm25 {
   async warm(store: VectorStore): Promise<NoteBm25> {
     const index = await this.of(store);
     await index.mapTerms();
-    return index;
+    if (!index.termsListedTwice) return index;
+    this.warnListedTwice();
+    // The next refresh finds no current index and, the file read, builds from the store.
+    if (this.current?.index === index) this.current = undefined;
+    return this.of(store);
   }
 
   of(store: VectorStore): Promise<NoteBm25> {
@@ -101,6 +105,10 @@ export class StoreBm25 {
     let index = lexical.index;
     // Adding a note maps every term of a loaded index: in slices, not in one go.
     if (changed.size > 0) await index.mapTerms();
+    if (index.termsListedTwice) {
+      this.warnListedTwice();
+      return this.build(store, current);
+    }
     for (const path of changed) index.removeNote(path);
     for (const path of changed) if (current.has(path)) index.addNote(noteChunks(store, path));
     if (index.stale) return this.build(store, current);
@@ -144,6 +152,10 @@ export class StoreBm25 {
       this.log.warn(describeError(error));
       return undefined;
     }
+  }
+
+  private warnListedTwice(): void {
+    this.log.warn(describeError(new LexicalFileError(`The lexical index in ${this.dir} is damaged (a term is listed twice); it is rebuilt from the vector store.`)));
   }
 
   /** Best effort: a failed write costs the next process a rebuild, never a search. */

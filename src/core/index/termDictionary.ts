@@ -15,9 +15,19 @@ const MAP_SLICE = 10_000;
 export class TermDictionary {
   private map?: Map<string, number>;
   private scans = 0;
+  /** The id a new term gets: past every listed one, even where a term was listed twice. */
+  private next: number;
+  /** The list named a term twice (a file Hearth did not write): found when it is mapped. */
+  private twice = false;
 
   constructor(private listed: readonly string[] = []) {
+    this.next = listed.length;
     if (listed.length === 0) this.map = new Map();
+  }
+
+  /** True once mapping found a term listed twice: the file it came from is not Hearth's and wants rebuilding. */
+  get duplicates(): boolean {
+    return this.twice;
   }
 
   get size(): number {
@@ -35,7 +45,7 @@ export class TermDictionary {
   idOf(term: string): number {
     const map = this.mapped();
     let id = map.get(term);
-    if (id === undefined) map.set(term, (id = map.size));
+    if (id === undefined) map.set(term, (id = this.next++));
     return id;
   }
 
@@ -67,13 +77,21 @@ export class TermDictionary {
     if (this.map) return this.map;
     const map = new Map<string, number>();
     mapTerms(map, this.listed, 0, this.listed.length);
-    this.adopt(map);
-    return map;
+    return this.adopt(map);
   }
 
-  private adopt(map: Map<string, number>): void {
-    this.map ??= map;
+  private adopt(map: Map<string, number>): Map<string, number> {
+    if (this.map) return this.map;
+    // A term listed twice: the last listing won in the map, the scan finds the first. The first it is,
+    // so ids never change with mapping (a second pass in a case no file Hearth wrote has).
+    if (map.size !== this.listed.length) {
+      this.twice = true;
+      map = new Map();
+      this.listed.forEach((term, id) => map.has(term) || map.set(term, id));
+    }
+    this.map = map;
     this.listed = [];
+    return map;
   }
 }
 

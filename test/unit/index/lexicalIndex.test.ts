@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { LEXICAL_FILE, readLexicalFile } from '../../../src/core/index/lexicalFile';
+import { LEXICAL_FILE, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
 import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
 import { NOTES as CRASH_NOTES } from './lexicalCrashWriter';
@@ -273,6 +273,47 @@ test('re-index checks size and time first: an unchanged note is not read; a chan
     const reread = await fourth.update();
     assert.deepEqual([reread.embeddedNotes, reread.unchanged], [1, 2], 'a broken cache is ignored: every note read, so the same-size edit of bread.md is found now');
     await fourth.dispose();
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('a lexical file naming a term twice (checksum right: not written by Hearth) is rebuilt with a warning once its terms are mapped; a note added never takes a listed term\'s id', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const { expected, file } = await indexedOnce(root, server.url);
+    const dir = join(root, '.hearth/index/flat');
+    const read = await readLexicalFile(dir);
+    assert.ok(read);
+    const { terms } = read.snapshot;
+    // Term 0 listed again in place of term 1: the map held one term fewer than the list.
+    const crafted = { ...read.snapshot, terms: [terms[0], terms[0], ...terms.slice(2)] };
+    const last = terms[terms.length - 1];
+
+    // The editor: warming maps the terms, finds the term listed twice, rebuilds.
+    await writeLexicalFile(dir, crafted, read.hashes);
+    let log = recordingLogger();
+    let index = evalIndex(root, server.url, log);
+    await index.warmSearch();
+    assert.ok(log.warnings.some((w) => /lexical index .* is damaged \(a term is listed twice\)/.test(w)), log.warnings.join('; '));
+    assert.deepEqual(await search(index, 'grind the beans'), expected);
+    await index.dispose();
+    const rewritten = await readLexicalFile(dir);
+    assert.ok(rewritten);
+    assert.equal(new Set(rewritten.snapshot.terms).size, rewritten.snapshot.terms.length, 'rewritten without the duplicate');
+
+    // A note changed since the file: adding it maps the terms; its new word is its own, not the last listed term's.
+    await writeLexicalFile(dir, crafted, read.hashes);
+    writeFileSync(join(root, 'garden.md'), `${NOTES['garden.md']}\nZucchini too.\n`);
+    log = recordingLogger();
+    index = evalIndex(root, server.url, log);
+    await index.update();
+    const zucchini = await index.search('zucchini', { limit: 10, lexicalOnly: true });
+    assert.deepEqual([...new Set(zucchini.map((r) => r.path))], ['garden.md'], `the last listed term was ${last}`);
+    assert.ok(log.warnings.some((w) => /listed twice/.test(w)), log.warnings.join('; '));
+    await index.dispose();
   } finally {
     await server.stop();
     removeKiln(root);

@@ -44,3 +44,33 @@ test('term dictionary: mapping in slices stops on abort and leaves lookups worki
   await assert.rejects(dictionary.mapInSlices(controller.signal), { name: 'AbortError' });
   assert.equal(dictionary.get('term42'), 42);
 });
+
+test('term dictionary: a term listed twice (a foreign or crafted file) has one id scanned or mapped, the list is flagged, and a new term never takes an id in use', async () => {
+  const listed = ['alpha', 'beta', 'alpha', 'gamma'];
+  const scanned = new TermDictionary(listed);
+  assert.equal(scanned.get('alpha'), 0);
+  assert.equal(scanned.duplicates, false, 'not known before the list is mapped');
+  for (const map of [(d: TermDictionary) => d.mapInSlices(), async (d: TermDictionary) => void d.entries()]) {
+    const dictionary = new TermDictionary(listed);
+    await map(dictionary);
+    assert.equal(dictionary.get('alpha'), 0, 'the first listing wins, as the scan of an unmapped list finds it');
+    assert.equal(dictionary.get('gamma'), 3);
+    assert.equal(dictionary.duplicates, true);
+    // Ids 0–3 hold postings in the file: a new term gets 4, never 3 (gamma's).
+    assert.equal(dictionary.idOf('delta'), 4);
+    assert.deepEqual([...dictionary.entries()], [['alpha', 0], ['beta', 1], ['gamma', 3], ['delta', 4]]);
+  }
+  const clean = new TermDictionary(['alpha', 'beta']);
+  await clean.mapInSlices();
+  assert.equal(clean.duplicates, false);
+});
+
+test('term dictionary: terms that are prefixes of one another, unicode and CJK terms, many lookups: whole entries only, the same answers scanned and mapped', () => {
+  const listed = ['note', 'notes', 'no', '日本', '本語', 'café', 'cafe', 'e\u0301', ''];
+  const dictionary = new TermDictionary(listed);
+  const lookups = ['not', 'notes', 'note', 'n', '日', '日本', '本語', 'café', 'cafe', 'e\u0301', 'é', '', 'missing'];
+  const first = lookups.map((t) => dictionary.get(t));
+  assert.deepEqual(first, [undefined, 1, 0, undefined, undefined, 3, 4, 5, 6, 7, undefined, 8, undefined]);
+  // Past the scans an unmapped list allows, the list is mapped: the same answers.
+  for (let round = 0; round < 5; round++) assert.deepEqual(lookups.map((t) => dictionary.get(t)), first);
+});
