@@ -319,3 +319,36 @@ test('a lexical file naming a term twice (checksum right: not written by Hearth)
     removeKiln(root);
   }
 });
+
+test('a lexical file whose term offsets run backwards or past the postings (checksum right) is damage: rebuilt with a warning, never a stall or a crash in a search', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const { expected } = await indexedOnce(root, server.url);
+    const dir = join(root, '.hearth/index/flat');
+    const read = await readLexicalFile(dir);
+    assert.ok(read);
+    const { offsets, terms } = read.snapshot;
+    const bean = terms.indexOf('bean');
+    assert.ok(bean >= 0);
+    // Past the postings then back (the last offset still the count), a first offset not 0.
+    const cases: [string, (o: Uint32Array) => void][] = [
+      ['an offset past the postings', (o) => (o[bean + 1] = o[o.length - 1] + 1_000_000)],
+      ['offsets running backwards', (o) => ([o[bean], o[bean + 1]] = [o[bean + 1], o[bean]])],
+      ['a first offset not 0', (o) => (o[0] = 1)],
+    ];
+    for (const [what, edit] of cases) {
+      const crafted = Uint32Array.from(offsets);
+      edit(crafted);
+      await writeLexicalFile(dir, { ...read.snapshot, offsets: crafted }, read.hashes);
+      const log = recordingLogger();
+      const index = evalIndex(root, server.url, log);
+      assert.deepEqual(await search(index, 'grind the beans'), expected, what);
+      assert.ok(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), `${what}: ${log.warnings.join('; ')}`);
+      await index.dispose();
+    }
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
