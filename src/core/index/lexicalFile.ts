@@ -140,6 +140,7 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
     if (terms.length !== header.terms || notes.length !== header.notes || offsets[header.terms] !== header.postings) throw new Error('inconsistent counts');
     // A term's postings are offsets[t] up to offsets[t + 1]: backwards or past the end, a search would read other terms' or none.
     if (offsets[0] !== 0 || descends(offsets)) throw new Error('the term offsets are out of order');
+    if (anyNotCount(lengths)) throw new Error('a field length is not a count');
     for (let from = 0; from < postDocs.length; from += CHECK_SLICE) {
       if (from > 0) await nextTurn();
       if (anyAtOrAbove(postDocs, from, Math.min(postDocs.length, from + CHECK_SLICE), header.notes)) throw new Error('a posting names a missing note');
@@ -164,6 +165,12 @@ function anyAtOrAbove(values: Uint32Array, from: number, to: number, limit: numb
 /** Whether a value is less than the one before it (a small hot loop, see anyAtOrAbove). */
 function descends(values: Uint32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] < values[i - 1]) return true;
+  return false;
+}
+
+/** Whether a value is NaN, infinite or negative (a length in words: one such value skews every note's field average). */
+function anyNotCount(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!(values[i] >= 0 && values[i] < Infinity)) return true;
   return false;
 }
 

@@ -352,3 +352,27 @@ test('a lexical file whose term offsets run backwards or past the postings (chec
     removeKiln(root);
   }
 });
+
+test('a lexical file whose field lengths are not finite counts (NaN, infinite, negative; checksum right) is damage: rebuilt with a warning, the scores stay numbers', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    const { expected } = await indexedOnce(root, server.url);
+    const dir = join(root, '.hearth/index/flat');
+    const read = await readLexicalFile(dir);
+    assert.ok(read);
+    for (const bad of [NaN, Infinity, -3]) {
+      const lengths = Float32Array.from(read.snapshot.lengths);
+      lengths[1] = bad;
+      await writeLexicalFile(dir, { ...read.snapshot, lengths }, read.hashes);
+      const log = recordingLogger();
+      const index = evalIndex(root, server.url, log);
+      assert.deepEqual(await search(index, 'grind the beans'), expected, String(bad));
+      assert.ok(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), `${bad}: ${log.warnings.join('; ')}`);
+      await index.dispose();
+    }
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
