@@ -14,6 +14,7 @@ import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
 import { NOTES as CRASH_NOTES } from './lexicalCrashWriter';
 import { evalIndex, recordingLogger } from './lexicalHelpers';
 import { makeKiln, removeKiln } from './kilnIndexHelpers';
+import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
 const NOTES = {
   'garden.md': '# Garden\nTomatoes and basil grow by the wall.\n\n## Watering\nWater the tomatoes every morning.\n',
@@ -371,6 +372,38 @@ test('a lexical file whose field lengths are not finite counts (NaN, infinite, n
       assert.ok(log.warnings.some((w) => /lexical index .* is damaged/.test(w)), `${bad}: ${log.warnings.join('; ')}`);
       await index.dispose();
     }
+  } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('the lexical file read ahead when the store opened, then rewritten by another process and the store reopened (index.changed_on_disk): the older bytes are checked against the newer store by content hash', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  try {
+    await indexedOnce(root, server.url);
+    const said: string[] = [];
+    const editor = evalIndex(root, server.url, sinkLogger((_, message) => void said.push(message)));
+    // Opening the store reads lexical.bin ahead (prefetch): these bytes are the file as it is now.
+    assert.equal((await editor.counts()).notes, 3);
+    const cli = evalIndex(root, server.url);
+    writeFileSync(join(root, 'coffee.md'), '# Coffee\nGrind the beans before brewing. Zucchini bread on the side.\n');
+    await cli.update();
+    assert.deepEqual((await cli.search('zucchini', { limit: 5, lexicalOnly: true })).map((r) => r.path), ['coffee.md']);
+    await cli.dispose();
+    // The editor's run meets the other process's commit, reopens the store and runs again.
+    writeFileSync(join(root, 'bread.md'), '# Bread\nFlour, water, salt and yeast. Zucchini loaf.\n');
+    await editor.update();
+    assert.ok(said.some((m) => /changed by another process/.test(m)), said.join('; '));
+    const found = (await editor.search('zucchini', { limit: 5, lexicalOnly: true })).map((r) => r.path).sort();
+    assert.deepEqual(found, ['bread.md', 'coffee.md']);
+    const hybrid = await search(editor, 'grind the beans zucchini');
+    await editor.dispose();
+    const fresh = evalIndex(root, server.url);
+    await fresh.update({ force: true });
+    assert.deepEqual(hybrid, await search(fresh, 'grind the beans zucchini'), 'the same as a fresh build');
+    await fresh.dispose();
   } finally {
     await server.stop();
     removeKiln(root);
