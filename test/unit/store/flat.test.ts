@@ -1,7 +1,7 @@
 /** What only the flat store has: the SIMD kernel, compaction, appending instead of rewriting. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -160,6 +160,50 @@ test('hits read their chunk when asked, and it is the chunk the search found: af
     const fresh = await store.search(target, 10);
     assert.ok(fresh.every((h) => h.chunk.contentHash === 'new' && h.chunk.text.startsWith('rewritten')));
     await store.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a hit whose chunk row is damaged (checksum made right: not written by Hearth) says index.corrupt when read: never a record of the wrong shape or another chunk', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-rows-'));
+  const dim = 16;
+  const header = { providerType: 'local_cpu', model: 'm', dim };
+  const next = rng(23);
+  try {
+    const writer = new FlatStore(dir, header);
+    await writer.open();
+    const target = randomVector(dim, next);
+    await writer.upsertNote('n0.md', chunksFor('n0.md', 2, 'h0'), [target, randomVector(dim, next)]);
+    await writer.upsertNote('n1.md', chunksFor('n1.md', 2, 'h1'), [randomVector(dim, next), randomVector(dim, next)]);
+    await writer.commit();
+    await writer.dispose();
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { gen: number; meta: { bytes: number; crc: number } };
+    const metaFile = join(dir, `chunks-${manifest.gen}.jsonl`);
+    const good = readFileSync(metaFile).subarray(0, manifest.meta.bytes).toString('utf8');
+    const goodRow = ['n0.md#0', 'Title', ['Top'], 1, 9, 'text'];
+    const cases: [string, string][] = [
+      ['rows that are not JSON', '[["n0.md#0",'],
+      ['one row for two slots', JSON.stringify([goodRow])],
+      ['a heading path that is not a list', JSON.stringify([['n0.md#0', 'Title', 'Top', 1, 9, 'text'], goodRow])],
+      ['a text that is not a string', JSON.stringify([['n0.md#0', 'Title', ['Top'], 1, 9, { text: 1 }], goodRow])],
+      ['a line that is not a number', JSON.stringify([['n0.md#0', 'Title', ['Top'], '1', 9, 'text'], goodRow])],
+      ['an id that is not a string', JSON.stringify([[7, 'Title', ['Top'], 1, 9, 'text'], goodRow])],
+    ];
+    for (const [what, rows] of cases) {
+      const lines = good.split('\n').map((line) => (line.includes('"p":"n0.md"') ? `${line.slice(0, line.indexOf('\t'))}\t${rows}` : line));
+      const bytes = Buffer.from(lines.join('\n'));
+      writeFileSync(metaFile, bytes);
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, meta: { bytes: bytes.length, crc: crc32(bytes) } }));
+      const store = new FlatStore(dir, header);
+      await store.open();
+      const [hit] = await store.search(target, 1);
+      assert.equal(hit.notePath, 'n0.md', what);
+      assert.throws(() => hit.chunk, (error: unknown) => (error as { code?: string }).code === 'index.corrupt', what);
+      // The other note reads as written.
+      assert.equal(store.noteChunks?.('n1.md')[1].text, chunksFor('n1.md', 2, 'h1')[1].text, what);
+      await store.dispose();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -82,7 +82,22 @@ export function parseRows(rows: Uint8Array, notePath: string, contentHash: strin
   const parsed = JSON.parse(Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).toString('utf8')) as Row[];
   if (!Array.isArray(parsed) || parsed.length !== expected) throw new Error('chunk rows do not match their slots');
   return parsed.map((r) => {
-    if (!Array.isArray(r) || r.length !== 6) throw new Error('not a chunk row');
+    if (!isRow(r)) throw new Error('not a chunk row');
     return { id: r[0], notePath, title: r[1], headingPath: r[2], startLine: r[3], endLine: r[4], text: r[5], contentHash };
   });
+}
+
+/** Six fields of their types: a row of the wrong shape would fail later, far from here (a heading path joined, a text sliced). */
+function isRow(r: unknown): r is Row {
+  if (!Array.isArray(r) || r.length !== 6) return false;
+  const [id, title, heading, start, end, text] = r as unknown[];
+  return (
+    typeof id === 'string' &&
+    typeof title === 'string' &&
+    Array.isArray(heading) &&
+    heading.every((h) => typeof h === 'string') &&
+    Number.isInteger(start) &&
+    Number.isInteger(end) &&
+    typeof text === 'string'
+  );
 }
