@@ -58,3 +58,28 @@ test('a lexical file of several 4 MB slices reads back whole; a flipped byte pas
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('lexical files at the slice boundaries read back whole (0, 1, 3 999–4 001 terms and notes; 100 000 and 100 002 postings); a posting naming a missing note is found at either side of a check slice and at the end', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-lexical-edges-'));
+  try {
+    for (const [notes, terms] of [[0, 0], [1, 0], [1, 1], [3_999, 3_999], [4_000, 4_000], [4_001, 4_001], [4_000, 50_000], [4_001, 50_001]]) {
+      const { snapshot, hashes } = largeSnapshot(notes, terms);
+      await writeLexicalFile(dir, snapshot, hashes);
+      const read = await readLexicalFile(dir);
+      assert.ok(read, `${notes} notes, ${terms} terms`);
+      assert.deepEqual(read.snapshot.terms, snapshot.terms, `${notes} notes, ${terms} terms`);
+      assert.deepEqual(read.snapshot.notes, snapshot.notes, `${notes} notes, ${terms} terms`);
+      assert.deepEqual(read.hashes, hashes);
+      assert.deepEqual([...read.snapshot.postDocs], [...snapshot.postDocs]);
+    }
+    const { snapshot, hashes } = largeSnapshot(4_000, 50_001);
+    for (const at of [99_999, 100_000, 100_001, snapshot.postDocs.length - 1]) {
+      const postDocs = Uint32Array.from(snapshot.postDocs);
+      postDocs[at] = 4_000;
+      await writeLexicalFile(dir, { ...snapshot, postDocs }, hashes);
+      await assert.rejects(readLexicalFile(dir), (error: unknown) => error instanceof LexicalFileError && /missing note/.test(error.message), `posting ${at}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
