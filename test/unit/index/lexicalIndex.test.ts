@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -405,6 +405,41 @@ test('the lexical file read ahead when the store opened, then rewritten by anoth
     assert.deepEqual(hybrid, await search(fresh, 'grind the beans zucchini'), 'the same as a fresh build');
     await fresh.dispose();
   } finally {
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('a lexical file that cannot be read when the store opens (a folder in its place, or gone between the look and the read ahead) costs a warning and a build, never a failed search or an unhandled rejection', async () => {
+  const root = makeKiln(NOTES);
+  const server = await startHashedEmbedServer();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const { expected, file } = await indexedOnce(root, server.url);
+    rmSync(file);
+    mkdirSync(file);
+    writeFileSync(join(file, 'inside'), 'x');
+    let log = recordingLogger();
+    let index = evalIndex(root, server.url, log);
+    assert.deepEqual(await search(index, 'grind the beans'), expected);
+    assert.ok(log.warnings.some((w) => /lexical index .* cannot be read/.test(w)), log.warnings.join('; '));
+    await index.dispose();
+    assert.ok(log.warnings.some((w) => /could not be saved/.test(w)), log.warnings.join('; '));
+
+    // Read ahead as the store opens, then removed before the first search decodes it: the bytes read are used or none are.
+    rmSync(file, { recursive: true });
+    log = recordingLogger();
+    index = evalIndex(root, server.url, log);
+    await index.update();
+    assert.deepEqual(await search(index, 'grind the beans'), expected);
+    await index.dispose();
+    assert.ok(existsSync(file), 'written again');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
     await server.stop();
     removeKiln(root);
   }
