@@ -209,6 +209,10 @@ test('untrusted: an embedding model path outside the folder waits for trust; a m
     ['~/models/minilm', true],
     ['./models/minilm', false],
     ['Xenova/all-MiniLM-L6-v2', false],
+    // Shaped like a Hub id, but its .. leave the model cache for any folder: transformers.js loaded a model from there.
+    ['Xenova/../../../../../../tmp/model', true],
+    ['models/../../sibling', true],
+    ['models/../minilm', false],
   ];
   for (const [model, gated] of cases) {
     const workspace = `[embedding]\nprovider = "local_cpu"\nmodel = ${JSON.stringify(model)}\n`;
