@@ -88,6 +88,8 @@ export class KilnIndex {
   private writing = 0;
   private readonly lexicalSide: StoreBm25;
   private runProgress?: Progress;
+  /** The whole-kiln run's last count (see `indexing`). */
+  private building?: { done: number; total: number };
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
   constructor(private readonly options: KilnIndexOptions) {
@@ -102,6 +104,15 @@ export class KilnIndex {
 
   get kilnRoot(): string {
     return this.options.kilnRoot;
+  }
+
+  /**
+   * While a whole-kiln run embeds notes: how many of those it must embed are done. Searches then
+   * answer from the notes indexed so far (agents are told; the editor's pick shows its own count).
+   */
+  get indexing(): { done: number; total: number } | undefined {
+    const building = this.building;
+    return building && building.done < building.total ? { ...building } : undefined;
   }
 
   /** Whether the embedding model was created in this process (a cold CLI has not loaded it yet). */
@@ -144,13 +155,23 @@ export class KilnIndex {
       // Checked before the store opens: opening it would make <kiln>/.hearth/index inside a typo.
       const isFolder = await stat(this.options.kilnRoot).then((info) => info.isDirectory(), () => false);
       if (!isFolder) throw new KilnMissingError(this.options.kilnRoot);
+      // A whole-kiln run's count of notes embedded: searches meanwhile answer from part of the kiln (`indexing`).
+      const progress: Progress | undefined =
+        options.paths === undefined
+          ? {
+              report: (update) => {
+                if (update.done !== undefined && update.total !== undefined) this.building = { done: update.done, total: update.total };
+                options.progress?.report(update);
+              },
+            }
+          : options.progress;
       const run = async () =>
         runIndex(
           {
             kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: this.store(), embedder: () => this.getEmbedder(),
             batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors,
           },
-          options,
+          { ...options, progress },
         );
       let report: IndexReport;
       this.mutations++;
@@ -166,6 +187,7 @@ export class KilnIndex {
         report = await run();
       } finally {
         this.runProgress = undefined;
+        this.building = undefined;
         this.version++;
         this.mutations++;
         this.writing--;

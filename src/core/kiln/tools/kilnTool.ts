@@ -24,6 +24,8 @@ export interface SemanticSearchFn {
   text?(query: string, limit: number, signal?: AbortSignal, options?: { chunks?: boolean; snippetChars?: number; folder?: string }): Promise<SearchResult[] | undefined>;
   /** Notes whose properties hold every `key=value` (text values, as `hearth search --mode property`), in path order. */
   properties?(wanted: readonly (readonly [string, string])[], limit: number, signal?: AbortSignal): Promise<PropertyNote[] | undefined>;
+  /** While the index is being built: notes embedded of those the run must embed (results then cover part of the kiln). */
+  indexing?(): { done: number; total: number } | undefined;
 }
 
 /** What every kiln tool needs; built once per kiln by the host. */

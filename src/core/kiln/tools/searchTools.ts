@@ -59,7 +59,13 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
         throw new KilnToolError('kiln.index_unavailable', 'Semantic search is not available: the kiln has no index yet (run `hearth index`). Use text_search instead.');
       }
       const hits = await ctx.semanticSearch(args.query, args.limit ?? 10, signal, { chunks: args.chunks });
-      return jsonResult({ query: args.query, count: hits.length, results: hits.map((hit) => (args.chunks ? chunkResult(hit) : noteResult(hit))) });
+      const results = hits.map((hit) => (args.chunks ? chunkResult(hit) : noteResult(hit)));
+      // A half-built index answers from the notes indexed so far: the agent is told, so it does not conclude a note is missing.
+      const indexing = ctx.semanticSearch.indexing?.();
+      const partial = indexing && {
+        indexing: { ...indexing, note: `The index is being built (${indexing.done} of ${indexing.total} notes embedded): results may be incomplete; text_search reads every note.` },
+      };
+      return jsonResult({ query: args.query, count: hits.length, results, ...partial });
     },
   });
 
