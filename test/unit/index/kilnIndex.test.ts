@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeKiln, removeKiln, tinyIndex, writeNotes } from './kilnIndexHelpers';
 import { tinyModelDir } from './tinyModel';
@@ -231,5 +231,18 @@ test('a kiln folder that does not exist is a clear error; no index folder is mad
   } finally {
     await index.dispose();
     removeKiln(parent);
+  }
+});
+
+test('a file where the index folder goes: the run fails with index.folder_unusable and the file is kept (it is not a damaged index to delete)', async () => {
+  const kiln = makeKiln({ 'a.md': '# A\nApples.\n' });
+  const index = tinyIndex(kiln);
+  try {
+    writeNotes(kiln, { '.hearth/index/flat': 'a file someone put here' });
+    await assert.rejects(index.update(), { code: 'index.folder_unusable' });
+    assert.equal(readFileSync(join(kiln, '.hearth/index/flat'), 'utf8'), 'a file someone put here');
+  } finally {
+    await index.dispose();
+    removeKiln(kiln);
   }
 });

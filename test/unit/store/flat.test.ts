@@ -208,3 +208,21 @@ test('a hit whose chunk row is damaged (checksum made right: not written by Hear
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a file where the index folder goes: opening fails with index.folder_unusable naming the folder, and the file is left as it was', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-folder-'));
+  const where = join(dir, 'flat');
+  try {
+    writeFileSync(where, 'my notes, not an index');
+    const store = new FlatStore(where, { providerType: 'local_cpu', model: 'm', dim: 8 });
+    await assert.rejects(store.open(), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'index.folder_unusable');
+      assert.ok(error.message.includes(where), error.message);
+      assert.match(error.message, /a file is in its place \(EEXIST\)/);
+      return true;
+    });
+    assert.equal(readFileSync(where, 'utf8'), 'my notes, not an index');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -11,7 +11,7 @@ import { FlatNotes } from './flatNotes';
 import { liveGeneration } from './flatCompaction';
 import { exactTopK } from './flatSearch';
 import { normalized, quantizeInto } from './quantize';
-import { StoreConflictError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
+import { StoreConflictError, StoreFolderError, StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 export interface FlatStoreOptions {
   /** Compact when dead slots exceed this share of all slots (and at least `compactMinDead`). */
@@ -74,7 +74,9 @@ export class FlatStore implements VectorStore {
    * finished) is read again from the new manifest.
    */
   async open(): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true });
+    await fsp.mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      throw new StoreFolderError(this.dir, error);
+    });
     for (let attempt = 0; ; attempt++) {
       const m = await readManifest(this.dir);
       if (!m) {

@@ -151,6 +151,15 @@ export class StoreConflictError extends HearthError {
   }
 }
 
+/** The index's folder cannot be made (a file in its place, no permission, a read-only drive): nothing in it is touched. */
+export class StoreFolderError extends HearthError {
+  constructor(dir: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in its place' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it may not be written here' : 'it cannot be created';
+    super('index.folder_unusable', `The index folder ${dir} cannot be used: ${why}${code ? ` (${code})` : ''}. Move that file away or fix the folder's permissions, then index again.`, { cause });
+  }
+}
+
 export class StoreUsageError extends HearthError {
   constructor(message: string) {
     super('index.usage', message);

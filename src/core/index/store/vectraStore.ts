@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { LocalIndex } from 'vectra';
 import { normalized } from './quantize';
-import { StoreCorruptError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
+import { StoreCorruptError, StoreFolderError, StoreHeaderMismatchError, StoreUsageError, type ChunkRecord, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore } from './vectorStore';
 
 const HEADER = 'hearth-header.json';
 const INDEX = 'index.json';
@@ -38,7 +38,9 @@ export class VectraStore implements VectorStore {
   }
 
   async open(): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true });
+    await fsp.mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      throw new StoreFolderError(this.dir, error);
+    });
     if (!(await this.index.isIndexCreated())) return this.reset();
     let onDisk: StoreHeader;
     try {
