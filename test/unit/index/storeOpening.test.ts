@@ -19,8 +19,8 @@ test('a store that fails to open while the kiln is scanned: the run and the sear
     mkdirSync(join(root, '.hearth/index'), { recursive: true });
     writeFileSync(join(root, '.hearth/index/flat'), 'not a folder');
     const index = evalIndex(root, server.url);
-    await assert.rejects(index.update(), (error: NodeJS.ErrnoException) => error.code === 'EEXIST' && error.message.includes('.hearth/index/flat'));
-    await assert.rejects(index.search('hello', { limit: 3 }), (error: NodeJS.ErrnoException) => error.code === 'EEXIST');
+    await assert.rejects(index.update(), (error: Error & { code?: string }) => error.code === 'index.folder_unusable' && error.message.includes('.hearth/index/flat'));
+    await assert.rejects(index.search('hello', { limit: 3 }), { code: 'index.folder_unusable' });
     await index.dispose();
 
     // The kiln a file: its scan and its store's opening both fail; one error is reported, the other handled, not thrown later.
