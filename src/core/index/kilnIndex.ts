@@ -10,8 +10,8 @@ import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
 import type { SearchMode, SearchResult } from './searchResult';
 import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
-import { postgresOptions } from './store/postgresOptions';
-import { openOrRebuildVectorStore, storeDir } from './store/openStore';
+import { storeDir } from './store/openStore';
+import { openIndexStore } from './indexStoreOpening';
 import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
 import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
@@ -367,33 +367,12 @@ export class KilnIndex {
   }
 
   private async open(): Promise<VectorStore> {
-    if (this.kind === 'postgres') return this.openPostgres();
     // The word index's file is read while the store's files are.
-    this.lexicalSide.prefetch();
-    const { providerType, model } = this.setup;
-    const stored = await readStoredHeader(this.kind, this.dir);
-    // The dimension is the index's when it was built with this model; otherwise the model says.
-    const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : (this.options.copySource?.dim ?? (await this.probeDimension()));
-    const { store, rebuilt } = await openOrRebuildVectorStore(this.kind, this.dir, { providerType, model, dim });
+    if (this.kind !== 'postgres') this.lexicalSide.prefetch();
+    const { store, rebuilt } = await openIndexStore(this.kind, this.dir, this.setup, this.options, () => this.probeDimension());
     if (rebuilt) {
       this.rebuiltReason = rebuilt.message;
       this.options.log.child('index').warn(`rebuilding every note: ${rebuilt.message}`);
-    }
-    return store;
-  }
-
-  /** The shared database: the model's dimension comes from it when any member stored this model (no probe embedding). */
-  private async openPostgres(): Promise<VectorStore> {
-    const { providerType, model } = this.setup;
-    const options = await postgresOptions(this.options, this.dir);
-    const { PostgresStore } = await import('./store/postgresStore');
-    const dim = (await PostgresStore.storedDimension(options, providerType, model)) ?? this.options.copySource?.dim ?? (await this.probeDimension());
-    const store = new PostgresStore(options, { providerType, model, dim });
-    try {
-      await store.open();
-    } catch (error) {
-      await store.dispose();
-      throw error;
     }
     return store;
   }

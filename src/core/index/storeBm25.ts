@@ -69,6 +69,12 @@ export class StoreBm25 {
    * Calls run one after the other: a search arriving during a build, or while the editor warms the
    * index, waits for it and then finds it ready instead of reading the file or building again.
    */
+  of(store: VectorStore): Promise<NoteBm25> {
+    const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
+    this.inFlight = next;
+    return next;
+  }
+
   /**
    * `of`, then the loaded index's terms mapped in slices (a long-lived host warming its search:
    * later saved notes then swap in without mapping them all at once).
@@ -81,12 +87,6 @@ export class StoreBm25 {
     // The next refresh finds no current index and, the file read, builds from the store.
     if (this.current?.index === index) this.current = undefined;
     return this.of(store);
-  }
-
-  of(store: VectorStore): Promise<NoteBm25> {
-    const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
-    this.inFlight = next;
-    return next;
   }
 
   private async refresh(store: VectorStore): Promise<NoteBm25> {

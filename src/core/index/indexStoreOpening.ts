@@ -1,0 +1,40 @@
+import type { EmbedderSetup } from './embedders/createEmbedder';
+import { postgresOptions } from './store/postgresOptions';
+import { openOrRebuildVectorStore, type OpenedStore } from './store/openStore';
+import { readStoredHeader } from './storedHeader';
+import type { KilnIndexOptions } from './kilnIndex';
+import type { StoreKind } from './store/vectorStore';
+
+/**
+ * The store a KilnIndex opens: the kind `[processing].store` names, for vectors of the dimension it
+ * already holds for this model, else the copy source's (`--copy-to`), else the model's own (one
+ * probe embedding). A flat or vectra index that is damaged or was built with another model comes
+ * back emptied, with the reason (`rebuilt`).
+ */
+export async function openIndexStore(
+  kind: StoreKind,
+  dir: string,
+  setup: Pick<EmbedderSetup, 'providerType' | 'model'>,
+  options: Pick<KilnIndexOptions, 'processing' | 'embedderDeps' | 'kilnRoot' | 'copySource' | 'log'>,
+  probeDimension: () => Promise<number>,
+): Promise<OpenedStore> {
+  const { providerType, model } = setup;
+  if (kind === 'postgres') {
+    // The shared database: the model's dimension comes from it when any member stored this model.
+    const database = await postgresOptions(options, dir);
+    const { PostgresStore } = await import('./store/postgresStore');
+    const dim = (await PostgresStore.storedDimension(database, providerType, model)) ?? options.copySource?.dim ?? (await probeDimension());
+    const store = new PostgresStore(database, { providerType, model, dim });
+    try {
+      await store.open();
+    } catch (error) {
+      await store.dispose();
+      throw error;
+    }
+    return { store };
+  }
+  const stored = await readStoredHeader(kind, dir);
+  // The dimension is the index's when it was built with this model; otherwise the model says.
+  const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : (options.copySource?.dim ?? (await probeDimension()));
+  return openOrRebuildVectorStore(kind, dir, { providerType, model, dim });
+}
