@@ -115,10 +115,15 @@ for (const [what, answer] of Object.entries(GARBAGE)) {
   });
 }
 
-test('an embed aborted while the provider stalls rejects with the reason; the worker answers no second query', async () => {
+/** An embeddings endpoint that takes the request and never answers; `requested` settles when it has one. */
+async function stalledProvider(): Promise<{ server: Awaited<ReturnType<typeof startScriptedServer>>; requested: Promise<void> }> {
   let arrived!: () => void;
   const requested = new Promise<void>((resolve) => (arrived = resolve));
-  const server = await startScriptedServer({ '/v1/embeddings': () => arrived() });
+  return { server: await startScriptedServer({ '/v1/embeddings': () => arrived() }), requested };
+}
+
+test('an embed aborted while the provider stalls rejects with the reason; the worker answers no second query', async () => {
+  const { server, requested } = await stalledProvider();
   try {
     const worker = new QueryEmbeddingWorker();
     const controller = new AbortController();
@@ -152,9 +157,7 @@ test('a second embed while the first is in flight is refused, and the first stil
 });
 
 test('disposing while an embed waits on the provider rejects it as embedding.disposed; an embed after dispose is refused', async () => {
-  let arrived!: () => void;
-  const requested = new Promise<void>((resolve) => (arrived = resolve));
-  const server = await startScriptedServer({ '/v1/embeddings': () => arrived() });
+  const { server, requested } = await stalledProvider();
   try {
     const worker = new QueryEmbeddingWorker();
     const pending = worker.embed(openai(`${server.url}/v1`), 'q', new Redactor());
@@ -173,10 +176,8 @@ test('disposing while an embed waits on the provider rejects it as embedding.dis
 
 for (const mode of ['abort', 'dispose', 'unused'] as const) {
   test(`a process whose query worker is ${mode === 'unused' ? 'left unused, never disposed' : `${mode === 'abort' ? 'aborted' : 'disposed'} mid-request`} exits by itself`, { timeout: 120_000 }, async () => {
-    let arrived!: () => void;
-    const requested = new Promise<void>((resolve) => (arrived = resolve));
     // The provider never answers and keeps the connection: only the child letting go lets it exit.
-    const server = await startScriptedServer({ '/v1/embeddings': () => arrived() });
+    const { server, requested } = await stalledProvider();
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', resolve('test/unit/index/fixtures/queryWorkerChild.ts'), mode, `${server.url}/v1`], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
