@@ -226,3 +226,40 @@ test('a file where the index folder goes: opening fails with index.folder_unusab
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a chunk log (checksum right) naming a slot run past the vectors, one already taken, or not a whole number is index.corrupt on open, never a store with wrong slots', async () => {
+  const dim = 16;
+  const header = { providerType: 'local_cpu', model: 'm', dim };
+  const next = rng(23);
+  const edits: [string, (slots: number[]) => number[]][] = [
+    ['a run past the vectors', (s) => s.map((x) => x + 1000)],
+    ['a run over the other note', (s) => s.map((_, i) => i)],
+    ['a run starting mid-slot', (s) => s.map((x) => x + 0.5)],
+    ['slots out of order, one taken', (s) => [s[1], 0]],
+  ];
+  for (const [what, edit] of edits) {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-flat-slots-'));
+    try {
+      const store = new FlatStore(dir, header);
+      await store.open();
+      for (const p of ['a.md', 'b.md']) await store.upsertNote(p, chunksFor(p, 2, 'h'), [randomVector(dim, next), randomVector(dim, next)]);
+      await store.commit();
+      await store.dispose();
+      const manifestFile = join(dir, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { gen: number; meta: { bytes: number; crc: number } };
+      const logFile = join(dir, `chunks-${manifest.gen}.jsonl`);
+      const lines = readFileSync(logFile, 'utf8').split('\n');
+      const tab = lines[1].indexOf('\t');
+      const head = JSON.parse(lines[1].slice(0, tab)) as { s: number[] };
+      head.s = edit(head.s);
+      lines[1] = `${JSON.stringify(head)}${lines[1].slice(tab)}`;
+      const bytes = Buffer.from(lines.join('\n'));
+      writeFileSync(logFile, bytes);
+      manifest.meta = { bytes: bytes.length, crc: crc32(bytes) };
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      await assert.rejects(new FlatStore(dir, header).open(), { code: 'index.corrupt' }, what);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
