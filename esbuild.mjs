@@ -1,9 +1,10 @@
 // One build script, one entry per runtime: the extension host, the CLI, the webview.
 import * as esbuild from 'esbuild';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -25,9 +26,24 @@ const node = {
   external: ['vscode', 'pg-native', 'onnxruntime-node', 'sharp', 'node-llama-cpp', '@huggingface/transformers'],
 };
 
-// The CLI as ESM split into chunks (commands and SDKs load when first used, so `hearth --help`
-// parses a few KB, not 15 MB); chunks sit beside the bundles (code that finds embedWorker.js by
-// __dirname still finds it). CommonJS dependencies get the require/__dirname they expect.
+// The CLI split into chunks (commands and SDKs load when first used, so `hearth --help` parses a
+// few KB, not 15 MB). esbuild splits only ES modules, so the chunks are built as ESM and then
+// turned into CommonJS (cliAsCommonJs): Node 20 can hand V8 a code cache only for CommonJS
+// (src/cli/codeCache.ts), and the CommonJS dependencies get the require/__dirname they expect.
+// Chunks sit beside the bundles (code that finds embedWorker.js by __dirname still finds it).
+const cli = {
+  ...node,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { cli: 'src/cli/bin.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  chunkNames: 'cli-chunk-[hash]',
+  metafile: true,
+  plugins: [cliAsCommonJs()],
+};
+
+// The ESM banner of the extension's chunks: CommonJS dependencies get the require/__dirname they expect.
 const esmShims = [
   "import { createRequire as __hearthRequire } from 'node:module';",
   "import { fileURLToPath as __hearthPath } from 'node:url';",
@@ -36,16 +52,6 @@ const esmShims = [
   'const __filename = __hearthPath(import.meta.url);',
   'const __dirname = __hearthDir(__filename);',
 ].join('\n');
-const cli = {
-  ...node,
-  format: 'esm',
-  splitting: true,
-  entryPoints: { cli: 'src/cli/bin.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'cli-chunk-[hash]',
-  banner: { js: esmShims },
-};
 
 // The extension as ESM split into chunks too, for the same reason: VS Code compiles every byte of a
 // CommonJS bundle at activation (10 MB minified took ~0.4 s on an idle core), while a chunk only a
@@ -61,9 +67,14 @@ const vscodeAsCommonJs = {
   },
 };
 const extension = {
-  ...cli,
+  ...node,
+  format: 'esm',
+  splitting: true,
   entryPoints: { extension: 'src/vscode/extension.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
   chunkNames: 'extension-chunk-[hash]',
+  banner: { js: esmShims },
   external: node.external.filter((name) => name !== 'vscode'),
   plugins: [vscodeAsCommonJs],
 };
@@ -93,13 +104,9 @@ if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  for (const stale of existsSync('dist') ? readdirSync('dist').filter((f) => /^(cli|extension)-chunk-.*\.mjs(\.map)?$|^(cli|extension)\.js\.map$/.test(f)) : []) rmSync(join('dist', stale));
+  for (const stale of existsSync('dist') ? readdirSync('dist').filter((f) => /^(cli|extension)-chunk-.*\.[mc]js(\.map)?$|^(cli|extension)\.js\.map$|^cli\.[mc]js(\.map)?$/.test(f)) : []) rmSync(join('dist', stale));
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }
-// The `hearth` bin: a CommonJS shim with the shebang that loads the ESM bundle; executable, so it
-// runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
-writeFileSync('dist/cli.js', "#!/usr/bin/env node\n'use strict';\n// The hearth CLI lives in cli.mjs (ESM, split into chunks loaded on first use).\nimport('./cli.mjs');\n");
-chmodSync('dist/cli.js', 0o755);
 // What VS Code loads ("main"): imports the ESM extension and times that import (compiling and
 // linking its first chunks happens before any of its own code could start a clock); activate()
 // logs the figure beside its own.
@@ -126,6 +133,58 @@ writeFileSync(
 );
 copyOnnxRuntime();
 await writeConfigSchema();
+
+// After each build of the CLI's ESM chunks (once, or on every change with --watch): each becomes
+// CommonJS in place, a dynamic import of a chunk becomes a require (an import() would go through
+// the ES module loader, and a chunk compiled with a code cache cannot answer one), and the bin is
+// built with the id of these chunks.
+function cliAsCommonJs() {
+  return {
+    name: 'cli-as-commonjs',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.cjs'));
+        await esbuild.build({
+          ...common,
+          logLevel: 'warning',
+          entryPoints: files,
+          bundle: false,
+          platform: 'node',
+          target: 'node20',
+          format: 'cjs',
+          outdir: 'dist',
+          outExtension: { '.js': '.cjs' },
+          allowOverwrite: true,
+          // The chunks' code never reads import.meta; a dependency that did would get {} silently.
+          logOverride: { 'empty-import-meta': 'error' },
+        });
+        const hash = createHash('sha256');
+        for (const file of files.sort()) {
+          const code = readFileSync(file, 'utf8');
+          let chunkImports = 0;
+          const rewritten = code.replace(/\bimport\("(\.\/cli-chunk-[A-Z0-9]+\.cjs)"\)/g, (_, chunk) => {
+            chunkImports++;
+            return `Promise.resolve().then(() => require("${chunk}"))`;
+          });
+          if (/\bimport\(["']\.\/cli-chunk-/.test(rewritten)) throw new Error(`${file}: a dynamic import of a chunk was left as import()`);
+          if (chunkImports > 0) writeFileSync(file, rewritten);
+          hash.update(`${basename(file)}\0${rewritten}\0`);
+        }
+        // The `hearth` bin; executable, so it runs as ./dist/cli.js too (npm sets the mode only when it installs the package).
+        await esbuild.build({
+          ...node,
+          logLevel: 'warning',
+          entryPoints: ['src/cli/launcher.ts'],
+          outfile: 'dist/cli.js',
+          banner: { js: '#!/usr/bin/env node' },
+          define: { HEARTH_CLI_BUILD: JSON.stringify(hash.digest('hex').slice(0, 16)) },
+        });
+        chmodSync('dist/cli.js', 0o755);
+      });
+    },
+  };
+}
 
 // dist/config.schema.json, generated from the zod schema (contributed as tomlValidation): bundle a
 // tiny generator to a temp CommonJS file and run it with this same node.

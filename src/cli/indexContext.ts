@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { userCacheDir } from '../core/config/locations';
 import type { QueryEmbeddingWorker } from '../core/index/embedders/queryEmbedding';
 import { KilnIndex } from '../core/index/kilnIndex';
 import type { CliContext } from './cliContext';
@@ -7,9 +7,7 @@ import type { CliIo } from './cliIo';
 
 /** Where the CLI keeps models fetched by local_cpu (the editor uses its global storage instead). */
 export function cliModelCacheDir(env: NodeJS.ProcessEnv): string {
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'hearth', 'models');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'hearth', 'models');
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'hearth', 'models');
+  return join(userCacheDir(env), 'models');
 }
 
 /** The kiln's index as `hearth index` and `hearth search` use it; the caller disposes it. */

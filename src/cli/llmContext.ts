@@ -4,11 +4,10 @@
  * no language-model API, so that type reports "only inside the editor") and a model catalog whose
  * answers survive between runs in a small cache file (5 minutes, `--refresh` to bypass).
  */
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { LoadedConfig } from '../core/config/load';
-import { TOOL_DIR_NAME } from '../core/config/locations';
+import { userCacheDir } from '../core/config/locations';
 import type { Logger } from '../core/host';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ModelCatalog, ProviderModels } from '../core/llm/modelCatalog';
@@ -30,13 +29,6 @@ export interface LlmContext {
   catalog: ModelCatalog;
   /** Writes the catalog's successful answers back to the cache file (best effort). */
   saveCatalog(): Promise<void>;
-}
-
-/** `$XDG_CACHE_HOME/hearth`, `~/Library/Caches/hearth`, `%LOCALAPPDATA%\hearth`. */
-export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), TOOL_DIR_NAME);
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', TOOL_DIR_NAME);
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), TOOL_DIR_NAME);
 }
 
 export async function createLlmContext(io: CliIo, flags: CommonFlags, base?: CliContext, trustNeeds: TrustNeeds = { areas: ['llm'] }): Promise<LlmContext> {

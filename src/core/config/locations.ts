@@ -25,6 +25,19 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: No
   return path.posix.join(home, '.config');
 }
 
+/**
+ * `<user cache dir>/hearth`: Linux `$XDG_CACHE_HOME/hearth` or `~/.cache/hearth`; macOS
+ * `~/Library/Caches/hearth`; Windows `%LOCALAPPDATA%\hearth`. What may be thrown away: the model
+ * catalog, fetched models, the CLI's code cache.
+ */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), TOOL_DIR_NAME);
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches', TOOL_DIR_NAME);
+  // As XDG_CONFIG_HOME: a relative one is invalid and ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.cache'), TOOL_DIR_NAME);
+}
+
 /** `<user config dir>/hearth`: the global config and global agent cards live here. */
 export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
   const join = platform === 'win32' ? path.win32.join : path.posix.join;

@@ -3,15 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const BIN = resolve('dist/cli.js');
 
 test('dist/cli.js: shebang, executable, every command has --help', { skip: !existsSync(BIN) && 'run npm run build first' }, () => {
   assert.equal(readFileSync(BIN, 'utf8').split('\n', 1)[0], '#!/usr/bin/env node');
   if (process.platform !== 'win32') assert.ok(statSync(BIN).mode & 0o111, 'executable');
-  const env = { ...process.env, XDG_CONFIG_HOME: resolve('test/fixtures/none'), XDG_CACHE_HOME: resolve('test/fixtures/none') };
+  const env = { ...process.env, XDG_CONFIG_HOME: resolve('test/fixtures/none'), XDG_CACHE_HOME: resolve('test/fixtures/none'), HEARTH_CODE_CACHE: 'off' };
   const help = execFileSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env });
   const commands = [...help.matchAll(/^ {2}([a-z-]+) {2,}\S/gm)].map((m) => m[1]);
   assert.ok(commands.includes('config') && commands.length >= 5, help);
@@ -19,5 +20,30 @@ test('dist/cli.js: shebang, executable, every command has --help', { skip: !exis
     const result = spawnSync(process.execPath, [BIN, command, '--help'], { encoding: 'utf8', env, timeout: 30_000 });
     assert.equal(result.status, 0, `${command} --help: ${result.stderr}`);
     assert.match(result.stdout, new RegExp(`Usage: hearth ${command}`), `${command} --help`);
+  }
+});
+
+test('dist/cli.js compiles its chunks from the code cache its first run left, in the user cache folder', { skip: !existsSync(BIN) && 'run npm run build first' }, () => {
+  const cache = mkdtempSync(join(tmpdir(), 'hearth-bin-cache-'));
+  try {
+    const env = { ...process.env, XDG_CONFIG_HOME: resolve('test/fixtures/none'), XDG_CACHE_HOME: cache, HEARTH_CODE_CACHE: 'report' };
+    const report = (run: ReturnType<typeof spawnSync>) => JSON.parse(/hearth code cache: (\{.*\})/.exec(String(run.stderr))![1]) as { accepted: string[]; missing: string[]; written: string[] };
+    const first = spawnSync(process.execPath, [BIN, 'config', '--help'], { encoding: 'utf8', env });
+    assert.equal(first.status, 0, String(first.stderr));
+    assert.ok(report(first).written.includes('cli.cjs'), String(first.stderr));
+    const second = spawnSync(process.execPath, [BIN, 'config', '--help'], { encoding: 'utf8', env });
+    assert.equal(second.stdout, first.stdout);
+    assert.deepEqual(report(second).accepted.sort(), report(first).written.sort());
+    assert.deepEqual(report(second).missing, []);
+    const folders = readdirSync(join(cache, 'hearth', 'code-cache'));
+    assert.equal(folders.length, 1);
+    assert.ok(readdirSync(join(cache, 'hearth', 'code-cache', folders[0])).includes('config'), 'one folder per command');
+    // HEARTH_CODE_CACHE=off: nothing read or written.
+    const off = spawnSync(process.execPath, [BIN, 'index', '--help'], { encoding: 'utf8', env: { ...env, HEARTH_CODE_CACHE: 'off' } });
+    assert.equal(off.status, 0);
+    assert.doesNotMatch(off.stderr, /hearth code cache/);
+    assert.equal(existsSync(join(cache, 'hearth', 'code-cache', folders[0], 'index')), false);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
   }
 });

@@ -14,7 +14,7 @@ const skip = (!existsSync('dist/cli.js') && 'run npm run build first') || (!exis
 
 test('the vsix holds every bundle the build writes (extension, CLI, their chunks and workers)', { skip }, () => {
   const packaged = new Set(execFileSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { encoding: 'utf8' }).split('\n').map((line) => line.trim()));
-  const bundles = readdirSync('dist').filter((name) => /\.(m?js)$/.test(name)).map((name) => `dist/${name}`);
-  assert.ok(bundles.includes('dist/queryEmbedWorker.js') && bundles.includes('dist/embedWorker.js'), bundles.join(', '));
+  const bundles = readdirSync('dist').filter((name) => /\.([mc]?js)$/.test(name)).map((name) => `dist/${name}`);
+  assert.ok(bundles.includes('dist/queryEmbedWorker.js') && bundles.includes('dist/embedWorker.js') && bundles.includes('dist/cli.cjs'), bundles.join(', '));
   assert.deepEqual(bundles.filter((path) => !packaged.has(path)), []);
 });

@@ -1,0 +1,163 @@
+/**
+ * V8's code cache for the CLI's own chunks. Node 20 compiles every module a command loads on every
+ * start (`hearth search` loads ~700 KB of them); Node 22's `module.enableCompileCache()` is the
+ * built-in form of this, and Node 20 lacks it. The bytecode V8 made for a chunk during one run is
+ * written when that process exits and handed back to V8 on the next start, which checks it against
+ * its own version and flags and the source's length, and compiles afresh when any differs.
+ *
+ * Bytecode is code, so the cache is only ever read from a folder that is the user's own: created
+ * 0700, and left unread (and unwritten) when it belongs to someone else or others may write to it.
+ * It never lives in the kiln. The caller keys the folder by the build (a new build never reads an
+ * older build's bytecode for a source of the same length) and by the command (what `hearth search`
+ * compiles is not what `hearth index` does).
+ */
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { basename, dirname, join, sep } from 'node:path';
+import { Script } from 'node:vm';
+
+export interface CodeCacheOptions {
+  /** The folder holding the chunks (dist/); a `.cjs` file from anywhere else compiles as usual. */
+  codeDir: string;
+  /** The code cache's folder in the user's cache folder. */
+  cacheRoot: string;
+  /** This build of the chunks, on this Node: a folder of its own under `cacheRoot`. */
+  build: string;
+  /** The command this process runs: a folder of its own under the build's. */
+  command: string;
+}
+
+/** Folders of other builds not written for this long are removed when this one writes. */
+const STALE_BUILD_MS = 30 * 24 * 3600 * 1000;
+
+/** What happened to each chunk, by file name; for tests and `HEARTH_CODE_CACHE=report`. */
+export interface CodeCacheReport {
+  /** Compiled from the cache. */
+  accepted: string[];
+  /** The cache was there but V8 refused it (another Node, other flags, a damaged file): written again. */
+  rejected: string[];
+  /** No cache yet: written at exit. */
+  missing: string[];
+  /** Compiled as Node does, without a cache (see `compilesWithoutCache`). */
+  bypassed: string[];
+  /** Cache files written at exit. */
+  written: string[];
+  /** Why the cache folder was not used, when it was not. */
+  unusable?: string;
+}
+
+/** The cache folder's name for a command line: its command, or `_` for anything else (`--help`, a typo). */
+export function commandKey(argv: readonly string[]): string {
+  const command = argv[0] ?? '';
+  return /^[a-z][a-z-]{0,31}$/.test(command) ? command : '_';
+}
+
+interface CompilingModule {
+  exports: unknown;
+  _compile(content: string, filename: string): unknown;
+}
+
+type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: CompilingModule, filename: string, dirname: string) => unknown;
+
+/** Hooks the CommonJS loader so the chunks under `codeDir` compile from (and leave) a code cache. */
+export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCacheOptions): CodeCacheReport {
+  const cacheDir = join(cacheRoot, build, command);
+  const report: CodeCacheReport = { accepted: [], rejected: [], missing: [], bypassed: [], written: [] };
+  const unusable = whyUnusable(cacheDir);
+  if (unusable) report.unusable = unusable;
+  const toWrite: { script: Script; file: string }[] = [];
+  const inCodeDir = codeDir.endsWith(sep) ? codeDir : codeDir + sep;
+  const prototype = Module.prototype as unknown as CompilingModule;
+  const compile = prototype._compile;
+  prototype._compile = function compileFromCache(this: CompilingModule, content: string, filename: string) {
+    if (!filename.startsWith(inCodeDir) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
+    const name = basename(filename);
+    if (compilesWithoutCache(content)) {
+      report.bypassed.push(name);
+      return compile.call(this, content, filename);
+    }
+    const file = join(cacheDir, `${name}.v8`);
+    const cachedData = unusable ? undefined : readCache(file);
+    const script = new Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined) report.missing.push(name);
+    else if (script.cachedDataRejected) report.rejected.push(name);
+    else report.accepted.push(name);
+    if (!unusable && (cachedData === undefined || script.cachedDataRejected)) toWrite.push({ script, file });
+    const wrapper = script.runInThisContext({ displayErrors: true }) as ModuleWrapper;
+    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));
+  };
+  // At exit the scripts hold the bytecode of every function this run compiled, not only their top level.
+  process.once('exit', () => {
+    if (toWrite.length === 0) return;
+    writeCaches(toWrite, cacheDir, report);
+    removeStaleBuilds(cacheRoot, build);
+  });
+  return report;
+}
+
+/**
+ * A chunk that calls `import()` (an ES-module-only dependency, loaded when used) compiles as Node
+ * does: a script compiled through `node:vm` answers `import()` only with an experimental loader
+ * that warns on the terminal.
+ */
+export function compilesWithoutCache(content: string): boolean {
+  return content.includes('import(');
+}
+
+/** Undefined when the folder may be read and written: absent (created 0700 at exit), or ours and private. */
+function whyUnusable(dir: string): string | undefined {
+  let stat;
+  try {
+    // lstat: a link in the folder's place is not followed to wherever it points.
+    stat = lstatSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isDirectory()) return `${dir} is not a folder`;
+  if (process.platform === 'win32') return undefined;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return `${dir} belongs to another user`;
+  if (stat.mode & 0o022) return `others may write to ${dir}`;
+  return undefined;
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCaches(toWrite: { script: Script; file: string }[], cacheDir: string, report: CodeCacheReport): void {
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    // mkdir's mode is filtered by the umask; a private folder is the condition for reading it back.
+    chmodSync(cacheDir, 0o700);
+  } catch {
+    return;
+  }
+  for (const { script, file } of toWrite) {
+    // Beside the file, then renamed: a run starting meanwhile reads the old cache or the new one.
+    const partial = `${file}.${process.pid}.partial`;
+    try {
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      renameSync(partial, file);
+      report.written.push(basename(file, '.v8'));
+    } catch {
+      rmSync(partial, { force: true });
+    }
+  }
+}
+
+/** An upgrade leaves the old build's folder behind: gone once no run has written to it for a month. */
+function removeStaleBuilds(cacheRoot: string, build: string): void {
+  try {
+    for (const entry of readdirSync(cacheRoot, { withFileTypes: true })) {
+      if (entry.name === build || !entry.isDirectory()) continue;
+      const folder = join(cacheRoot, entry.name);
+      if (Date.now() - statSync(folder).mtimeMs > STALE_BUILD_MS) rmSync(folder, { recursive: true, force: true });
+    }
+  } catch {
+    // A cache: what cannot be tidied now is tidied by a later run.
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The `hearth` bin (dist/cli.js): turns on the code cache for the CLI's chunks, then loads the CLI
+ * (dist/cli.cjs, split into chunks loaded on first use). esbuild.mjs builds it with the id of the
+ * chunks beside it (HEARTH_CLI_BUILD), so one build never reads another's bytecode.
+ *
+ * HEARTH_CODE_CACHE=off compiles everything afresh; =report prints on stderr, at exit, which chunks
+ * came from the cache.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { userCacheDir } from '../core/config/locations';
+import { commandKey, installCodeCache, type CodeCacheReport } from './codeCache';
+
+declare const HEARTH_CLI_BUILD: string;
+
+function launch(): void {
+  const mode = process.env.HEARTH_CODE_CACHE;
+  let report: CodeCacheReport | undefined;
+  if (mode !== 'off') {
+    report = installCodeCache({
+      codeDir: __dirname,
+      cacheRoot: join(userCacheDir(process.env), 'code-cache'),
+      build: `${HEARTH_CLI_BUILD}-v8-${process.versions.v8}-${process.arch}`,
+      command: commandKey(process.argv.slice(2)),
+    });
+  }
+  if (mode === 'report' && report) {
+    const shown = report;
+    // Registered after the cache's own exit handler, so `written` is filled in.
+    process.once('exit', () => process.stderr.write(`hearth code cache: ${JSON.stringify(shown)}\n`));
+  }
+  // The CLI is CommonJS beside this file; a require the bundler leaves alone.
+  createRequire(__filename)('./cli.cjs');
+}
+
+launch();

@@ -1,0 +1,162 @@
+// The CLI's code cache (src/cli/codeCache.ts) in real processes: the bytecode one run leaves is what
+// the next compiles from; a damaged file, a folder others may write to, a link or a file in the
+// folder's place, or a folder that cannot be made never stop a command or feed V8 foreign bytes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { commandKey, type CodeCacheReport } from '../../../src/cli/codeCache';
+import { TSX_LOADER } from './runHearth';
+
+const CHILD = resolve('test/unit/cli/codeCacheChild.ts');
+const posixOnly = process.platform === 'win32' && 'file modes and owners are POSIX';
+
+function fixture(): { code: string; cacheRoot: string; cacheDir: string; elsewhere: string; cleanup(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-code-cache-'));
+  const code = join(root, 'dist');
+  const elsewhere = join(root, 'lib');
+  mkdirSync(code);
+  mkdirSync(elsewhere);
+  writeFileSync(join(code, 'a.cjs'), "const { total } = require('./b.cjs');\nconst { greet } = require('../lib/c.cjs');\nexports.value = () => `${greet('cache')} ${total([1, 2, 3, 4])}`;\n");
+  writeFileSync(join(code, 'b.cjs'), 'exports.total = (values) => values.reduce((sum, v) => sum + v * v, 0);\n');
+  writeFileSync(join(elsewhere, 'c.cjs'), 'exports.greet = (name) => `hello ${name}`;\n');
+  writeFileSync(join(code, 'lazy.cjs'), "exports.value = () => import('node:path').then((path) => path.basename('/x/y.md'));\n");
+  const cacheRoot = join(root, 'cache', 'hearth', 'code-cache');
+  return { code, cacheRoot, cacheDir: join(cacheRoot, 'build-1', 'search'), elsewhere, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+function run(code: string, cacheRoot: string, entry = './a.cjs'): { value: unknown; report: CodeCacheReport } {
+  const child = spawnSync(process.execPath, ['--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(child.status, 0, child.stderr);
+  assert.equal(child.stderr, '', 'nothing on stderr (no warning)');
+  return JSON.parse(child.stdout) as { value: unknown; report: CodeCacheReport };
+}
+
+test('the first run writes the bytecode of its chunks; the next compiles from it, with the same result', () => {
+  const f = fixture();
+  try {
+    const first = run(f.code, f.cacheRoot);
+    assert.equal(first.value, 'hello cache 30');
+    assert.deepEqual(first.report.missing, ['a.cjs', 'b.cjs'], 'only the chunks of the code folder (lib/c.cjs compiles as usual)');
+    assert.deepEqual(first.report.written.sort(), ['a.cjs', 'b.cjs']);
+    assert.ok(statSync(join(f.cacheDir, 'a.cjs.v8')).size > 0);
+    if (!posixOnly) {
+      assert.equal(statSync(f.cacheDir).mode & 0o777, 0o700, 'the folder is private');
+      assert.equal(statSync(join(f.cacheDir, 'a.cjs.v8')).mode & 0o777, 0o600);
+    }
+    const second = run(f.code, f.cacheRoot);
+    assert.equal(second.value, 'hello cache 30');
+    assert.deepEqual(second.report.accepted, ['a.cjs', 'b.cjs']);
+    assert.deepEqual([second.report.missing, second.report.rejected, second.report.written], [[], [], []], 'nothing written again');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a damaged or truncated cache file is refused by V8: the chunk compiles afresh and the file is written again', () => {
+  const f = fixture();
+  try {
+    run(f.code, f.cacheRoot);
+    const good = readFileSync(join(f.cacheDir, 'b.cjs.v8'));
+    writeFileSync(join(f.cacheDir, 'a.cjs.v8'), Buffer.from('not bytecode at all, but the right length?'.repeat(20)));
+    writeFileSync(join(f.cacheDir, 'b.cjs.v8'), good.subarray(0, Math.floor(good.length / 2)));
+    const damaged = run(f.code, f.cacheRoot);
+    assert.equal(damaged.value, 'hello cache 30');
+    assert.deepEqual(damaged.report.rejected, ['a.cjs', 'b.cjs']);
+    assert.deepEqual(damaged.report.written.sort(), ['a.cjs', 'b.cjs']);
+    assert.deepEqual(run(f.code, f.cacheRoot).report.accepted, ['a.cjs', 'b.cjs'], 'mended');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a cache folder others may write to is neither read nor written', { skip: posixOnly }, () => {
+  const f = fixture();
+  try {
+    run(f.code, f.cacheRoot);
+    chmodSync(f.cacheDir, 0o777);
+    const shared = run(f.code, f.cacheRoot);
+    assert.equal(shared.value, 'hello cache 30');
+    assert.match(shared.report.unusable ?? '', /others may write to .*search$/);
+    assert.deepEqual([shared.report.accepted, shared.report.written], [[], []]);
+    assert.equal(statSync(f.cacheDir).mode & 0o777, 0o777, 'left as it was');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a link or a file in the cache folder\'s place is not used; the command runs', () => {
+  const f = fixture();
+  try {
+    // A link to a folder holding good bytecode: still not read (lstat, never followed).
+    run(f.code, f.cacheRoot);
+    const real = join(f.cacheRoot, 'build-1', 'real');
+    rmSync(real, { recursive: true, force: true });
+    renameSync(f.cacheDir, real);
+    symlinkSync(real, f.cacheDir, 'dir');
+    const linked = run(f.code, f.cacheRoot);
+    assert.equal(linked.value, 'hello cache 30');
+    assert.match(linked.report.unusable ?? '', /is not a folder/);
+    assert.deepEqual([linked.report.accepted, linked.report.written], [[], []]);
+    rmSync(f.cacheDir);
+    writeFileSync(f.cacheDir, 'a file');
+    const file = run(f.code, f.cacheRoot);
+    assert.equal(file.value, 'hello cache 30');
+    assert.match(file.report.unusable ?? '', /is not a folder/);
+    assert.equal(readFileSync(f.cacheDir, 'utf8'), 'a file', 'left as it was');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a cache folder that cannot be made: nothing written, the command runs', () => {
+  const f = fixture();
+  try {
+    mkdirSync(join(f.cacheRoot, '..'), { recursive: true });
+    writeFileSync(f.cacheRoot, 'a file where the code cache folder goes');
+    const result = run(f.code, f.cacheRoot);
+    assert.equal(result.value, 'hello cache 30');
+    assert.deepEqual(result.report.missing, ['a.cjs', 'b.cjs']);
+    assert.deepEqual(result.report.written, []);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a chunk that calls import() compiles as Node does, and its import works without a warning', () => {
+  const f = fixture();
+  try {
+    const result = run(f.code, f.cacheRoot, './lazy.cjs');
+    assert.equal(result.value, 'y.md');
+    assert.deepEqual(result.report.bypassed, ['lazy.cjs']);
+    assert.equal(existsSync(join(f.cacheDir, 'lazy.cjs.v8')), false);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('writing removes the folders of other builds no run has written to for a month, and only those', () => {
+  const f = fixture();
+  try {
+    const old = join(f.cacheRoot, 'build-0', 'search');
+    const recent = join(f.cacheRoot, 'build-2', 'index');
+    mkdirSync(old, { recursive: true });
+    mkdirSync(recent, { recursive: true });
+    const monthsAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(join(f.cacheRoot, 'build-0'), monthsAgo, monthsAgo);
+    run(f.code, f.cacheRoot);
+    assert.equal(existsSync(join(f.cacheRoot, 'build-0')), false);
+    assert.equal(existsSync(recent), true);
+    assert.equal(existsSync(join(f.cacheDir, 'a.cjs.v8')), true);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('each command has its own cache folder; anything else shares one', () => {
+  assert.equal(commandKey(['search', 'q']), 'search');
+  assert.equal(commandKey(['mcp-servers']), 'mcp-servers');
+  for (const other of [[], ['--help'], ['../../x'], ['Search'], ['a'.repeat(40)], ['x/y']]) assert.equal(commandKey(other), '_', other.join(' '));
+});
