@@ -2,7 +2,7 @@ import type { EmbeddingConfig, ProcessingConfig } from '../config/schema';
 import { stat } from 'node:fs/promises';
 import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
-import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, type RankedNote } from './noteRanking';
+import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, WordScores, type RankedNote } from './noteRanking';
 import type { QueryEmbeddingWorker } from './embedders/queryEmbedding';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
@@ -13,6 +13,7 @@ import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
 import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
+import type { NoteBm25 } from './noteBm25';
 import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
 import { LEXICAL_DEPTH } from './storeLexicon';
@@ -260,12 +261,14 @@ export class KilnIndex {
       const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
       return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
-    // The lexical side loads (its file read and checked) while the query is still being embedded.
-    const inProcessLexicon = mode === 'hybrid' && !store.lexicalSearch ? this.lexicalSide.of(store) : undefined;
-    inProcessLexicon?.catch(() => undefined);
-    const vector = await (request.queryVector ?? this.embedQuery(query, request.signal));
+    const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
+    embedding.catch(() => undefined);
     // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
     const notes = request.chunks ? limit * 2 : limit;
+    // The lexical side loads (its file read and checked) and scores its best notes while the query
+    // is still being embedded (by a worker thread or a web service).
+    const inProcess = mode === 'hybrid' && !store.lexicalSearch ? await this.wordSide(store, query, notes) : undefined;
+    const vector = await embedding;
     let ranked: RankedNote[];
     if (mode === 'semantic') {
       ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);
@@ -273,11 +276,19 @@ export class KilnIndex {
       const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
       // The store's own full-text search also scores the notes the vector side found.
       const vectorNotes = [...new Set(nearest.map((h) => h.notePath))];
-      const lexicon = inProcessLexicon ? await inProcessLexicon : await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes);
+      const lexicon = inProcess?.lexicon ?? (await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes));
       const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
-      ranked = rankHybrid(lexicon, lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf });
+      ranked = rankHybrid(lexicon, inProcess?.words.q ?? lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf, words: inProcess?.words });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
+  }
+
+  /** The in-process lexical side of a hybrid search, with the word-side scores of its best notes computed. */
+  private async wordSide(store: VectorStore, query: string, notes: number): Promise<{ lexicon: NoteBm25; words: WordScores }> {
+    const lexicon = await this.lexicalSide.of(store);
+    const words = new WordScores(lexicon, lexicon.query(query));
+    words.prepare(notes, (path) => lexicon.chunksOf(path) ?? noteChunks(store, path));
+    return { lexicon, words };
   }
 
   /**

@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { HearthError } from '../errors';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import { DEFAULT_FIELDS, FIELDS } from './noteFields';
+import { TermList } from './termList';
 
 /**
  * The lexical (BM25) index on disk, beside the vector store: `lexical.bin` in the store's folder.
@@ -57,7 +58,7 @@ interface Header {
 const pad4 = (n: number) => (n + 3) & ~3;
 
 export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
-  const termText = Buffer.from(snapshot.terms.join('\n'), 'utf8');
+  const termText = Buffer.from(snapshot.terms.text, 'utf8');
   // JSON never holds a raw newline, so the rows split on it whatever a path contains.
   const notesText = Buffer.from(snapshot.notes.map((n) => JSON.stringify([n.path, n.chunks, hashes.get(n.path) ?? ''])).join('\n'), 'utf8');
   const parts = [termText, Buffer.alloc(pad4(termText.length) - termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs)];
@@ -127,7 +128,7 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
     const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
     const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
-    const terms = header.terms === 0 ? [] : await slicedLines(termText);
+    const terms = TermList.parse(termText, header.terms);
     const notes: NoteBm25Snapshot['notes'] = [];
     const hashes = new Map<string, string>();
     for (const row of header.notes === 0 ? [] : await slicedLines(take(header.notesBytes).toString('utf8'))) {

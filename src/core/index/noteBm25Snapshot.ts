@@ -1,11 +1,12 @@
 import { FIELDS } from './noteFields';
 import type { TermDictionary } from './termDictionary';
+import { TermList } from './termList';
 
 const F = FIELDS.length;
 
 /** The index as plain arrays (what the lexical file stores). */
 export interface NoteBm25Snapshot {
-  terms: string[];
+  terms: TermList;
   /** Per term, where its postings start in postDocs (terms.length + 1 entries). */
   offsets: Uint32Array;
   postDocs: Uint32Array;
@@ -39,7 +40,7 @@ export function compactSnapshot(parts: NoteBm25Parts): NoteBm25Snapshot {
   // Fresh from a build (nothing removed or added since): the arrays already are the snapshot.
   if (parts.added.size === 0 && parts.live === parts.docs.length && parts.offsets.length === parts.termIds.size + 1) {
     return {
-      terms: [...parts.termIds.keys()],
+      terms: TermList.of([...parts.termIds.keys()]),
       offsets: parts.offsets,
       postDocs: parts.postDocs,
       postTfs: parts.postTfs,
@@ -78,7 +79,7 @@ export function compactSnapshot(parts: NoteBm25Parts): NoteBm25Snapshot {
   const lengths = new Float32Array(live.length * F);
   live.forEach((doc, i) => lengths.set(parts.lengths.subarray(doc * F, doc * F + F), i * F));
   return {
-    terms,
+    terms: TermList.of(terms),
     offsets: Uint32Array.from(offsets),
     postDocs: Uint32Array.from(docs),
     postTfs: Uint16Array.from(tfs),

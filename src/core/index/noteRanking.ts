@@ -72,10 +72,13 @@ export interface HybridOptions {
   lexicalWeight?: number;
   /** A note's chunks in line order (the lexical index loaded from disk holds none; the store has them). */
   chunksOf?: (notePath: string) => ChunkRecord[];
+  /** The word side already computed for this query (WordScores.prepare). */
+  words?: WordScores;
 }
 
 export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: SearchHit[], limit: number, options: HybridOptions = {}): RankedNote[] {
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
+  const words = options.words ?? new WordScores(lexicon, q);
   const byNote = vectorSide(hits);
   // A note outside the lexical head and unseen by the vector side cannot reach the re-ranked head:
   // at least `top` notes score above it. Twice the head, so ties at its edge fall as a full sort would.
@@ -90,17 +93,13 @@ export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: Search
     const best = Math.max(...sections.map((s) => s.score));
     candidates.set(path, (candidates.get(path) ?? 0) + (1 - lexicalWeight) * best);
   }
-  const sorted = [...candidates].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const sorted = [...candidates].sort(byScoreThenPath);
   // Phrases: the leading candidates are re-ranked by how many of the query's word pairs they contain
   // in that order (a half-remembered sentence often keeps a few of its word pairs).
-  const pairs = queryPairs(q);
-  if (pairs.size > 0) {
+  if (words.pairs.size > 0) {
     const head = sorted.slice(0, Math.max(RERANK_DEPTH, limit));
-    for (const entry of head) {
-      const chunks = chunksOf(entry[0]);
-      entry[1] = (1 - PHRASE_WEIGHT - TITLE_WEIGHT) * entry[1] + PHRASE_WEIGHT * pairCoverage(pairs, chunks) + TITLE_WEIGHT * titleCoverage(q, chunks);
-    }
-    head.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    for (const entry of head) entry[1] = (1 - PHRASE_WEIGHT - TITLE_WEIGHT) * entry[1] + words.phraseScore(entry[0], chunksOf(entry[0]));
+    head.sort(byScoreThenPath);
     sorted.splice(0, head.length, ...head);
   }
   const top = sorted.slice(0, limit);
@@ -110,16 +109,71 @@ export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: Search
     const byChunk = new Map((byNote.get(path) ?? []).map((hit) => [hit.chunk.id, hit.score]));
     const sections: ScoredSection[] = [];
     for (const chunk of chunks) {
-      const words = lexicon.sectionRelevance(q, chunk);
+      const relevance = words.sectionRelevance(chunk);
       const cosine = byChunk.get(chunk.id);
-      if (words === 0 && cosine === undefined) continue;
-      sections.push({ chunk, score: lexicalWeight * words + (1 - lexicalWeight) * (cosine ?? 0) });
+      if (relevance === 0 && cosine === undefined) continue;
+      sections.push({ chunk, score: lexicalWeight * relevance + (1 - lexicalWeight) * (cosine ?? 0) });
     }
     // A note found by the vector side only through chunks BM25 never saw (a race with a run) still shows one.
     if (sections.length === 0 && chunks[0]) sections.push({ chunk: chunks[0], score });
     sections.sort((a, b) => b.score - a.score || a.chunk.startLine - b.chunk.startLine);
     return { path, score, sections };
   });
+}
+
+const byScoreThenPath = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
+
+/**
+ * The word side of a hybrid ranking that depends on one note alone (its phrase and title score,
+ * its sections' relevance), kept for one query as it is computed. A search waiting for its query's
+ * embedding computes them for the lexical side's best notes meanwhile (`prepare`); rankHybrid then
+ * computes only those of the notes the vector side brings.
+ */
+export class WordScores {
+  readonly pairs: Set<string>;
+  private readonly phrase = new Map<string, number>();
+  private readonly relevance = new Map<ChunkRecord, number>();
+
+  constructor(
+    private readonly lexicon: LexicalRanker,
+    readonly q: LexicalQuery,
+  ) {
+    this.pairs = queryPairs(q);
+  }
+
+  /** What the phrase re-rank adds to a note's score: its word pairs and its title words, weighted. */
+  phraseScore(path: string, chunks: ChunkRecord[]): number {
+    let score = this.phrase.get(path);
+    if (score === undefined) {
+      score = PHRASE_WEIGHT * pairCoverage(this.pairs, chunks) + TITLE_WEIGHT * titleCoverage(this.q, chunks);
+      this.phrase.set(path, score);
+    }
+    return score;
+  }
+
+  sectionRelevance(chunk: ChunkRecord): number {
+    let relevance = this.relevance.get(chunk);
+    if (relevance === undefined) {
+      relevance = this.lexicon.sectionRelevance(this.q, chunk);
+      this.relevance.set(chunk, relevance);
+    }
+    return relevance;
+  }
+
+  /**
+   * Computes what rankHybrid will ask first, from the words alone: the phrase scores of the lexical
+   * side's re-ranked head and the section relevances of its first `limit` notes (the vector side
+   * moves few notes into or out of these, with its 1 − LEXICAL_WEIGHT of the score).
+   */
+  prepare(limit: number, chunksOf: (path: string) => ChunkRecord[]): void {
+    const depth = Math.max(RERANK_DEPTH, limit);
+    const head = [...this.lexicon.relevances(this.q, depth, [])].sort(byScoreThenPath).slice(0, depth);
+    for (const [i, [path]] of head.entries()) {
+      const chunks = chunksOf(path);
+      if (this.pairs.size > 0) this.phraseScore(path, chunks);
+      if (i < limit) for (const chunk of chunks) this.sectionRelevance(chunk);
+    }
+  }
 }
 
 /** Candidates re-ranked by phrase, and the weight of the phrase part in their score. */

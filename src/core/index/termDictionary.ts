@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { TermList } from './termList';
 
 /** Lookups in an unmapped term list before the map is built after all (a pasted page is a long query). */
 const MAX_SCANS = 32;
@@ -7,7 +8,7 @@ const MAP_SLICE = 10_000;
 
 /**
  * A lexical index's term → id (ids in the order terms were first seen). An index loaded from its
- * file keeps the file's term list and maps it only when it must: a cold `hearth search` looks up a
+ * file keeps the file's term list (its text, TermList) and maps it only when it must: a cold `hearth search` looks up a
  * few query words (a scan of the list each), while mapping every term took ~5 ms at 19k terms. A
  * note added, a snapshot taken or more than a few lookups map it; the editor maps it in slices
  * after opening (mapInSlices), so no later save stalls on it.
@@ -20,7 +21,7 @@ export class TermDictionary {
   /** The list named a term twice (a file Hearth did not write): found when it is mapped. */
   private twice = false;
 
-  constructor(private listed: readonly string[] = []) {
+  constructor(private listed: TermList = TermList.of([])) {
     this.next = listed.length;
     if (listed.length === 0) this.map = new Map();
   }
@@ -87,15 +88,18 @@ export class TermDictionary {
     if (map.size !== this.listed.length) {
       this.twice = true;
       map = new Map();
-      this.listed.forEach((term, id) => map.has(term) || map.set(term, id));
+      for (let id = 0; id < this.listed.length; id++) {
+        const term = this.listed.at(id);
+        if (!map.has(term)) map.set(term, id);
+      }
     }
     this.map = map;
-    this.listed = [];
+    this.listed = TermList.of([]);
     return map;
   }
 }
 
 /** term → id for ids in [from, to): a small function, so V8 optimizes the hot loop alone, quickly. */
-function mapTerms(map: Map<string, number>, terms: readonly string[], from: number, to: number): void {
-  for (let id = from; id < to; id++) map.set(terms[id], id);
+function mapTerms(map: Map<string, number>, terms: TermList, from: number, to: number): void {
+  for (let id = from; id < to; id++) map.set(terms.at(id), id);
 }

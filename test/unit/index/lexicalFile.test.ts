@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { LEXICAL_FILE, LexicalFileError, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
 import type { NoteBm25Snapshot } from '../../../src/core/index/noteBm25Snapshot';
 import { FIELDS } from '../../../src/core/index/noteFields';
+import { TermList } from '../../../src/core/index/termList';
 
 /** A snapshot of `notes` notes with `terms` distinct terms, each term posted in two notes. */
 function largeSnapshot(notes: number, terms: number): { snapshot: NoteBm25Snapshot; hashes: Map<string, string> } {
@@ -24,7 +25,7 @@ function largeSnapshot(notes: number, terms: number): { snapshot: NoteBm25Snapsh
   // Paths with what a row must survive: a tab, a newline, quotes, non-Latin letters.
   const paths = Array.from({ length: notes }, (_, i) => (i % 1000 === 0 ? `odd/"quoted"\tname\n${i}.md` : `folder${i % 20}/日本-note-${i}.md`));
   return {
-    snapshot: { terms: Array.from({ length: terms }, (_, t) => `term${t}word`), offsets, postDocs, postTfs, lengths, notes: paths.map((path, i) => ({ path, chunks: 1 + (i % 4) })) },
+    snapshot: { terms: TermList.of(Array.from({ length: terms }, (_, t) => `term${t}word`)), offsets, postDocs, postTfs, lengths, notes: paths.map((path, i) => ({ path, chunks: 1 + (i % 4) })) },
     hashes: new Map(paths.map((path, i) => [path, `hash${i}`])),
   };
 }
@@ -39,7 +40,7 @@ test('a lexical file of several 4 MB slices reads back whole; a flipped byte pas
 
     const read = await readLexicalFile(dir);
     assert.ok(read);
-    assert.deepEqual(read.snapshot.terms, snapshot.terms);
+    assert.deepEqual([...read.snapshot.terms], [...snapshot.terms]);
     assert.deepEqual(read.snapshot.notes, snapshot.notes);
     assert.deepEqual(read.hashes, hashes);
     assert.deepEqual([...read.snapshot.offsets], [...snapshot.offsets]);
@@ -67,7 +68,7 @@ test('lexical files at the slice boundaries read back whole (0, 1, 3 999–4 001
       await writeLexicalFile(dir, snapshot, hashes);
       const read = await readLexicalFile(dir);
       assert.ok(read, `${notes} notes, ${terms} terms`);
-      assert.deepEqual(read.snapshot.terms, snapshot.terms, `${notes} notes, ${terms} terms`);
+      assert.deepEqual([...read.snapshot.terms], [...snapshot.terms], `${notes} notes, ${terms} terms`);
       assert.deepEqual(read.snapshot.notes, snapshot.notes, `${notes} notes, ${terms} terms`);
       assert.deepEqual(read.hashes, hashes);
       assert.deepEqual([...read.snapshot.postDocs], [...snapshot.postDocs]);

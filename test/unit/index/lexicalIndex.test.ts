@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { LEXICAL_FILE, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
 import { NoteBm25 } from '../../../src/core/index/noteBm25';
+import { TermList } from '../../../src/core/index/termList';
 import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
 import { NOTES as CRASH_NOTES } from './lexicalCrashWriter';
 import { evalIndex, recordingLogger } from './lexicalHelpers';
@@ -293,9 +294,9 @@ test('a lexical file naming a term twice (checksum right: not written by Hearth)
     const dir = join(root, '.hearth/index/flat');
     const read = await readLexicalFile(dir);
     assert.ok(read);
-    const { terms } = read.snapshot;
+    const terms = [...read.snapshot.terms];
     // Term 0 listed again in place of term 1: the map held one term fewer than the list.
-    const crafted = { ...read.snapshot, terms: [terms[0], terms[0], ...terms.slice(2)] };
+    const crafted = { ...read.snapshot, terms: TermList.of([terms[0], terms[0], ...terms.slice(2)]) };
     const last = terms[terms.length - 1];
 
     // The editor: warming maps the terms, finds the term listed twice, rebuilds.
