@@ -3,11 +3,11 @@
  * with it: parsing would also run cross-key refinements (a custom provider's endpoint, unique
  * server names), which are reported as problems by the loader instead of failing the whole config.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { defOf, defaultOf, kindOf, shapeOf, unionOptions, unwrap } from './zodShape';
 import { isTable } from './validateLayer';
 
-export function fillDefaults(schema: z.ZodType, value: unknown): unknown {
+export function fillDefaults(schema: z.ZodMiniType, value: unknown): unknown {
   const kind = kindOf(schema);
   if (kind === 'object') {
     const table = isTable(value) ? value : {};

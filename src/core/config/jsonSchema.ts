@@ -3,7 +3,7 @@
  * dist/config.schema.json and is contributed for `.hearth/config.toml` and `hearth/config.toml`
  * (`tomlValidation`), so TOML editors complete and check keys.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { HearthConfigSchema } from './schema';
 
 export const CONFIG_SCHEMA_ID = 'https://hearth.invalid/config.schema.json';

@@ -5,7 +5,7 @@
  * key or has an invalid transport is dropped whole, since it cannot be half-applied. Cross-key rules
  * (required provider `type`, custom endpoints, unique names) wait for the merged result.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { HearthConfigSchema } from './schema';
 import type { ConfigProblem, ConfigProblemCode } from './problem';
 import { didYouMean } from './didYouMean';
@@ -97,7 +97,7 @@ class LayerWalker {
   }
 
   /** What happens instead of an invalid value, said to the user. */
-  private fallback(schema: z.ZodType, segments: KeySegment[]): string {
+  private fallback(schema: z.ZodMiniType, segments: KeySegment[]): string {
     if (!isOptionalKey(schema)) {
       return segments[0] === 'mcp' ? 'the server entry is ignored' : `the enclosing [${formatKeyPath(segments.slice(0, -1))}] is ignored`;
     }
@@ -107,7 +107,7 @@ class LayerWalker {
     return `${lower}the default ${describeValue(value)} applies`;
   }
 
-  object(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  object(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
       this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
       return DROP;
@@ -131,7 +131,7 @@ class LayerWalker {
     return out;
   }
 
-  value(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  value(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     const kind = kindOf(schema);
     if (kind === 'object') return this.object(schema, value, segments);
     if (kind === 'record') return this.record(schema, value, segments);
@@ -148,7 +148,7 @@ class LayerWalker {
     return parsed.data;
   }
 
-  private record(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  private record(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
       this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table, got ${typeName(value)}; ${this.fallback(schema, segments)}.`);
       return DROP;
@@ -169,7 +169,7 @@ class LayerWalker {
   }
 
   /** `[[mcp.servers]]`: each entry is kept whole or dropped whole. */
-  private servers(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  private servers(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     if (!Array.isArray(value)) {
       this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be written as [[${formatKeyPath(segments)}]] entries, got ${typeName(value)}; it is ignored.`);
       return DROP;
@@ -200,7 +200,7 @@ class LayerWalker {
     return out;
   }
 
-  private server(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  private server(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
       this.report(segments, 'config.invalid_value', 'error', `Each [[mcp.servers]] entry must be a table, got ${typeName(value)}; it is ignored.`);
       return DROP;
@@ -224,7 +224,7 @@ class LayerWalker {
     return ok ? out : DROP;
   }
 
-  private transport(schema: z.ZodType, value: unknown, segments: KeySegment[]): Walked {
+  private transport(schema: z.ZodMiniType, value: unknown, segments: KeySegment[]): Walked {
     if (!isTable(value)) {
       this.report(segments, 'config.invalid_value', 'error', `\`${formatKeyPath(segments)}\` must be a table with a \`type\`, got ${typeName(value)}; the server entry is ignored.`);
       return DROP;
