@@ -1,14 +1,25 @@
 /**
- * The `hearth` process: dist/cli.js (a tiny CommonJS shim, the package's bin) imports this ESM
- * bundle, whose commands are split into chunks loaded on first use — `hearth --help` parses a few
- * KB instead of every SDK.
+ * The `hearth` process: dist/cli.js (src/cli/launcher.ts, the package's bin) loads this bundle
+ * (dist/cli.cjs), whose commands are split into chunks loaded on first use — `hearth --help` parses
+ * a few KB instead of every SDK — and runs it with what it started first.
  */
-import { main } from './main';
+import { main, type CliLaunch } from './main';
 
-export function runCli(): void {
-  void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }).then((code) => {
+export function runCli(launch: CliLaunch = {}): void {
+  endQuietlyWhenOutputCloses(process.stdout);
+  void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }, launch).then((code) => {
     process.exitCode = code;
   });
 }
 
-runCli();
+/**
+ * `hearth search … | head`: the reader is gone and a write fails with EPIPE, which unhandled
+ * prints a stack trace. Nobody reads what is left to say, so the process ends, as a Unix tool
+ * ends on SIGPIPE, without a word.
+ */
+export function endQuietlyWhenOutputCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}

@@ -1,7 +1,9 @@
 /**
- * The `hearth` bin (dist/cli.js): turns on the code cache for the CLI's chunks, then loads the CLI
- * (dist/cli.cjs, split into chunks loaded on first use). esbuild.mjs builds it with the id of the
- * chunks beside it (HEARTH_CLI_BUILD), so one build never reads another's bytecode.
+ * The `hearth` bin (dist/cli.js): starts the query worker of a search that embeds its query (its
+ * thread and the embedder's SDK then load on the other core while this one loads the CLI), turns
+ * on the code cache for the CLI's chunks, then loads the CLI (dist/cli.cjs, split into chunks
+ * loaded on first use) and runs it. esbuild.mjs builds it with the id of the chunks beside it
+ * (HEARTH_CLI_BUILD), so one build never reads another's bytecode.
  *
  * HEARTH_CODE_CACHE=off compiles everything afresh; =report prints on stderr, at exit, which chunks
  * came from the cache.
@@ -9,11 +11,16 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { userCacheDir } from '../core/config/locations';
+import { QUERY_WORKER_BUNDLE, startQueryWorkerThread } from '../core/index/embedders/queryWorkerThread';
+import type { runCli } from './bin';
 import { commandKey, installCodeCache, type CodeCacheReport } from './codeCache';
+import { searchEmbedsQuery } from './commands/searchEmbedsQuery';
 
 declare const HEARTH_CLI_BUILD: string;
 
 function launch(): void {
+  const [command, ...args] = process.argv.slice(2);
+  const queryWorker = command === 'search' && searchEmbedsQuery(args) ? startQueryWorkerThread(join(__dirname, QUERY_WORKER_BUNDLE)) : undefined;
   const mode = process.env.HEARTH_CODE_CACHE;
   let report: CodeCacheReport | undefined;
   if (mode !== 'off') {
@@ -30,7 +37,8 @@ function launch(): void {
     process.once('exit', () => process.stderr.write(`hearth code cache: ${JSON.stringify(shown)}\n`));
   }
   // The CLI is CommonJS beside this file; a require the bundler leaves alone.
-  createRequire(__filename)('./cli.cjs');
+  const cli = createRequire(__filename)('./cli.cjs') as { runCli: typeof runCli };
+  cli.runCli({ queryWorker });
 }
 
 launch();

@@ -5,6 +5,7 @@
 import { describeError, isHearthError } from '../core/errors';
 import { Redactor } from '../core/logging/redactor';
 import type { CliIo, CommandRunner } from './cliIo';
+import type { StartedQueryWorker } from '../core/index/embedders/queryWorkerThread';
 import { startSearchWorker } from './commands/searchWorker';
 import { redactingStream } from './redactingStream';
 // Bundled into dist/cli.js by esbuild (only the version field is kept).
@@ -13,7 +14,13 @@ import { version } from '../../package.json';
 interface CommandEntry {
   summary: string;
   /** The command's code (a chunk of its own); given the arguments, it may start work that does not wait for it. */
-  load: (argv: string[]) => Promise<CommandRunner>;
+  load: (argv: string[], launch: CliLaunch) => Promise<CommandRunner>;
+}
+
+/** What dist/cli.js started before the CLI's code loaded (src/cli/launcher.ts). */
+export interface CliLaunch {
+  /** `hearth search`'s query worker. */
+  queryWorker?: StartedQueryWorker;
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
@@ -25,8 +32,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
   search: {
     summary: 'Search the kiln: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--json]',
-    load: async (argv) => {
-      const worker = startSearchWorker(argv);
+    load: async (argv, launch) => {
+      const worker = startSearchWorker(argv, launch.queryWorker);
       const { run } = await import('./commands/search');
       return (args, io) => run(args, io, worker);
     },
@@ -46,7 +53,7 @@ function usage(): string {
   return ['Usage: hearth <command> [options]', '', 'Commands:', ...lines, '', 'Run `hearth <command> --help` for a command\'s options.'].join('\n');
 }
 
-export async function main(argv: string[], rawIo: CliIo): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo, launch: CliLaunch = {}): Promise<number> {
   const [name, ...rest] = argv;
   const io = redactedIo(name, rawIo);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -63,7 +70,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
     return 2;
   }
   try {
-    const run = await entry.load(rest);
+    const run = await entry.load(rest, launch);
     return await run(rest, io);
   } catch (error) {
     // Expected failures print their message (which carries the remedy) only; anything else is a

@@ -2,8 +2,8 @@
 // command listed by `hearth --help` answers its own --help. Skipped before the first build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -45,5 +45,23 @@ test('dist/cli.js compiles its chunks from the code cache its first run left, in
     assert.equal(existsSync(join(cache, 'hearth', 'code-cache', folders[0], 'index')), false);
   } finally {
     rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('dist/cli.js piped into a reader that stops (hearth search … | head): no EPIPE stack trace, exit 0', { skip: !existsSync(BIN) && 'run npm run build first' }, async () => {
+  const kiln = mkdtempSync(join(tmpdir(), 'hearth-bin-pipe-'));
+  try {
+    for (let i = 0; i < 300; i++) writeFileSync(join(kiln, `note-${i}.md`), `# Note ${i}\n${'alpha beta gamma\n'.repeat(20)}`);
+    const env = { ...process.env, XDG_CONFIG_HOME: join(kiln, '.xdg'), XDG_CACHE_HOME: join(kiln, '.xdg') };
+    const child = spawn(process.execPath, [BIN, 'search', 'alpha', '--mode', 'text', '--limit', '300', '--workspace', kiln], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader goes away before the search writes a line.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    assert.equal(stderr, '', 'nothing on stderr');
+    assert.equal(code, 0);
+  } finally {
+    rmSync(kiln, { recursive: true, force: true });
   }
 });

@@ -4,19 +4,24 @@
 // the index gives in-process, and a provider refusing the key is one clear line, exit 1, no key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startSearchWorker } from '../../../src/cli/commands/searchWorker';
 import { EmbeddingSchema, ProcessingSchema } from '../../../src/core/config/schema';
 import { silentLogger } from '../../../src/core/host';
 import { QueryEmbeddingWorker } from '../../../src/core/index/embedders/queryEmbedding';
+import { startQueryWorkerThread } from '../../../src/core/index/embedders/queryWorkerThread';
+import { isHearthError } from '../../../src/core/errors';
+import { Redactor } from '../../../src/core/logging/redactor';
 import { KilnIndex } from '../../../src/core/index/kilnIndex';
 import { hashedVector } from '../../eval/hashedEmbedServer';
 import { json, startEmbedServer, startOllamaEmbed } from '../index/embedServers';
 import { runHearth } from './runHearth';
 
 const KEY = 'sk-cloudb-test-9f8e7d6c5b4a39281706';
+const BIN = resolve('dist/cli.js');
 const NOTES: Record<string, string> = {
   'garden.md': '# Plants\nTomatoes and basil grow by the garden wall.\n\n## Watering\nWater the tomatoes every morning in summer.\n',
   'kitchen/bread.md': '---\ntitle: Bread\n---\nFlour, water, salt and yeast make a simple bread.\n',
@@ -131,6 +136,73 @@ test('hearth search with a local_runner provider (Ollama /api/embed): the query 
     assert.deepEqual(JSON.parse(run.stdout), await inProcess(root, embedding, query, 'hybrid'));
   } finally {
     await runner.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** A worker script in a scratch folder: `body` runs in the thread. */
+function workerFile(body: string): { file: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-early-worker-'));
+  const file = join(dir, 'worker.cjs');
+  writeFileSync(file, body);
+  return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('a query worker started before the CLI loaded (dist/cli.js starts it first thing) is the one the search asks', async () => {
+  // Answers every request with one vector no embedder makes: the embed can only have come from it.
+  const fake = workerFile("const { parentPort } = require('node:worker_threads');\nparentPort.once('message', () => parentPort.postMessage({ type: 'vector', vector: new Float32Array([0.25, 0.5, 0.75]) }));\n");
+  try {
+    const started = startQueryWorkerThread(fake.file);
+    const worker = await startSearchWorker(['q', '--mode', 'semantic'], started);
+    assert.ok(worker);
+    const vector = await worker.embed({ kind: 'openai', providerType: 'cloud_b', model: 'm', baseURL: 'http://127.0.0.1:9/v1' }, 'q', new Redactor());
+    assert.deepEqual([...vector], [0.25, 0.5, 0.75]);
+  } finally {
+    fake.cleanup();
+  }
+});
+
+test('a query worker that failed before the search adopted it: the embed fails at once with embedding.worker_failed, never waits', async () => {
+  const broken = workerFile("throw new Error('the bundle did not load');\n");
+  try {
+    const started = startQueryWorkerThread(broken.file);
+    // Its error and exit come and go before anything listens but the thread's own record.
+    while (!started.ended) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const worker = await startSearchWorker(['q'], started);
+    assert.ok(worker);
+    const failed = await Promise.race([
+      worker.embed({ kind: 'openai', providerType: 'cloud_b', model: 'm', baseURL: 'http://127.0.0.1:9/v1' }, 'q', new Redactor()).then(() => 'answered', (error: unknown) => error),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+    ]);
+    assert.ok(isHearthError(failed) && failed.code === 'embedding.worker_failed', String(failed));
+    assert.match((failed as Error).message, /the bundle did not load/);
+  } finally {
+    broken.cleanup();
+  }
+});
+
+test('the built bin (dist/cli.js) with a cloud_b provider: the query worker it starts first embeds the query; the results are the in-process ones', { skip: !existsSync(BIN) && 'run npm run build first', timeout: 180_000 }, async () => {
+  const provider = await cloudB();
+  const embedding = { provider: 'cloud_b', model: 'hashed', api_url: provider.url };
+  const { root, env } = kiln(`provider = "cloud_b"\nmodel = "hashed"\napi_url = ${JSON.stringify(provider.url)}`);
+  try {
+    const query = 'grind the beans before brewing';
+    // Not spawnSync: the provider answers from this process's event loop.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'search', query, '--json', '--workspace', root], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => done({ status, stdout, stderr }));
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(provider.state.queries.includes(query), 'the query was embedded by the provider');
+    assert.deepEqual(JSON.parse(run.stdout), await inProcess(root, embedding, query, 'hybrid'));
+    assert.equal(JSON.parse(run.stdout)[0].path, 'kitchen/coffee.md');
+  } finally {
+    await provider.stop();
     rmSync(root, { recursive: true, force: true });
   }
 });

@@ -5,10 +5,10 @@ import type { Redactor } from '../../logging/redactor';
 import type { RemoteEmbedderSpec } from './createEmbedder';
 import { EmbeddingError } from './embedder';
 import { isQueryWorkerReply, type QueryWorkerRequest } from './queryWorkerProtocol';
+import { QUERY_WORKER_BUNDLE, type QueryWorkerEnding, type StartedQueryWorker } from './queryWorkerThread';
 
 type Outcome = { vector: Float32Array } | { error: unknown };
-/** How the worker ended on its own: an uncaught error, or an exit. */
-type Ending = { error: Error } | { code: number };
+type Ending = QueryWorkerEnding;
 
 /**
  * A worker thread (queryEmbedWorker.ts) that embeds one search query with a web-service embedder.
@@ -26,13 +26,20 @@ export class QueryEmbeddingWorker {
   private settle: ((outcome: Outcome) => void) | undefined;
   private scrub: (text: string) => string = (text) => text;
 
-  /** `start`: the thread to run (tests give one that misbehaves); by default the query worker. */
-  constructor(start: () => Worker = startQueryWorker) {
-    this.worker = start();
+  /**
+   * `start`: the thread to run (tests give one that misbehaves), or one started earlier
+   * (queryWorkerThread.ts); by default the query worker.
+   */
+  constructor(start: () => Worker | StartedQueryWorker = startQueryWorker) {
+    const started = start();
+    const { worker, ended } = started instanceof Worker ? { worker: started, ended: undefined } : started;
+    this.worker = worker;
     this.worker.on('message', (reply: unknown) => this.settle?.(this.outcomeOf(reply)));
     // A worker that died before `embed` was asked (a failed load) must fail that embed at once, not leave it waiting.
     this.worker.on('error', (error) => this.end({ error }));
     this.worker.on('exit', (code) => this.end({ code }));
+    // Ended before this listened (a thread started early).
+    if (ended) this.end(ended);
     // Never what keeps the process alive: an embed in flight holds its own reference. After the
     // 'message' listener, which refs the worker's port again.
     this.worker.unref();
@@ -92,7 +99,7 @@ export class QueryEmbeddingWorker {
 
 /** The query worker: the bundle beside this file (dist/queryEmbedWorker.js) or, from sources, the TypeScript through tsx. */
 export function startQueryWorker(): Worker {
-  const bundled = join(__dirname, 'queryEmbedWorker.js');
+  const bundled = join(__dirname, QUERY_WORKER_BUNDLE);
   if (existsSync(bundled)) return new Worker(bundled);
   return new Worker(fromSources(join(__dirname, 'queryEmbedWorker.ts')), { eval: true });
 }
