@@ -31,6 +31,7 @@ export interface NoteBm25BuildOptions {
  */
 export class NoteBm25 {
   private termIds = new TermDictionary();
+  private lastScoring?: { q: LexicalQuery; top: number; changed: number; result: ReturnType<typeof bestNotes> };
   private offsets: Uint32Array = new Uint32Array(1);
   private postDocs: Uint32Array = new Uint32Array(0);
   private postTfs: Uint16Array = new Uint16Array(0);
@@ -147,13 +148,26 @@ export class NoteBm25 {
    * most notes; a map and a sort of all of them took most of a search.
    */
   relevances(q: LexicalQuery, top: number, alsoPaths: Iterable<string>): Map<string, number> {
-    const { scores, ranked } = bestNotes(this.parts(), this.fields, q, top);
+    const { scores, ranked } = this.scoring(q, top);
     const out = new Map(ranked.map(({ score, slot }) => [this.docs[slot].path, score]));
     for (const path of alsoPaths) {
       const doc = this.byPath.get(path);
       if (doc !== undefined && scores[doc] > 0) out.set(path, scores[doc]);
     }
     return out;
+  }
+
+  /**
+   * Every note's score for the query, kept for that query (the same object) until a note changes:
+   * a hybrid search scores its notes while its query is embedded (WordScores.prepare), then asks
+   * again with the notes the vector side found — a second pass over every posting at 100k chunks.
+   */
+  private scoring(q: LexicalQuery, top: number): ReturnType<typeof bestNotes> {
+    const last = this.lastScoring;
+    if (last?.q === q && last.top === top && last.changed === this.changed) return last.result;
+    const result = bestNotes(this.parts(), this.fields, q, top);
+    this.lastScoring = { q, top, changed: this.changed, result };
+    return result;
   }
 
   /** Relevance (0–1) of one section for the query (ranks the sections inside a note). */

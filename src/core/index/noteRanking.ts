@@ -167,7 +167,8 @@ export class WordScores {
    */
   prepare(limit: number, chunksOf: (path: string) => ChunkRecord[]): void {
     const depth = Math.max(RERANK_DEPTH, limit);
-    const head = [...this.lexicon.relevances(this.q, depth, [])].sort(byScoreThenPath).slice(0, depth);
+    // The depth rankHybrid asks for: a lexical side that keeps its last scoring answers it again at no cost.
+    const head = [...this.lexicon.relevances(this.q, 2 * depth, [])].sort(byScoreThenPath).slice(0, depth);
     for (const [i, [path]] of head.entries()) {
       const chunks = chunksOf(path);
       if (this.pairs.size > 0) this.phraseScore(path, chunks);

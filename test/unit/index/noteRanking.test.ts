@@ -160,6 +160,27 @@ test('note BM25 incremental: a removed note is never returned, a replaced note i
   assert.equal(index.stale, true);
 });
 
+test('note BM25: a query asked again answers from its last scoring until a note changes; then the change shows', () => {
+  const notes = Array.from({ length: 50 }, (_, i) => [chunk(`n${i}.md`, `common words number ${i}`)]);
+  const index = new NoteBm25(notes);
+  const q = index.query('zanzibar common');
+  const before = index.relevances(q, 60, []);
+  assert.equal(before.has('z.md'), false);
+  assert.deepEqual(index.relevances(q, 60, []), before, 'the same query object, the same answer');
+  // The same query object after a note is added, replaced or removed: scored again, not the kept scores.
+  index.addNote([chunk('z.md', 'zanzibar zanzibar common')]);
+  const added = index.relevances(q, 60, []);
+  assert.ok(added.has('z.md'), 'a note added after the first scoring is found');
+  assert.equal([...added.keys()][0], 'z.md');
+  index.addNote([chunk('z.md', 'nothing of the query here')]);
+  assert.equal(index.relevances(q, 60, []).has('z.md'), false, 'replaced');
+  index.removeNote('n7.md');
+  assert.equal(index.relevances(q, 60, ['n7.md']).has('n7.md'), false, 'removed');
+  // Another depth, or vector-side paths asked with it, from the same scoring.
+  assert.equal(index.relevances(q, 5, []).size, 5);
+  assert.ok(index.relevances(q, 5, ['n40.md']).has('n40.md'));
+});
+
 test('note BM25 sliced build: the event loop runs between slices, and the result equals the one-go build; abort stops it', async () => {
   const notes = Array.from({ length: 600 }, (_, i) => [chunk(`n${i}.md`, `${FILLER[i % 12]} ${FILLER[(i * 5) % 12]} note ${i}`), chunk(`n${i}.md`, filler(5, i), undefined, ['Part'], 3)]);
   let ticks = 0;
