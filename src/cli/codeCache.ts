@@ -11,7 +11,7 @@
  * older build's bytecode for a source of the same length) and by the command (what `hearth search`
  * compiles is not what `hearth index` does).
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import Module from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
@@ -114,18 +114,38 @@ function whyUnusable(dir: string): string | undefined {
     return undefined;
   }
   if (!stat.isDirectory()) return `${dir} is not a folder`;
-  if (process.platform === 'win32') return undefined;
-  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return `${dir} belongs to another user`;
-  if (stat.mode & 0o022) return `others may write to ${dir}`;
-  return undefined;
+  return whyNotOurs(stat, dir);
 }
 
+/**
+ * The cache file's bytes when it is a plain file of ours that only we may write. The folder was
+ * checked at start, but a folder above it that another user may write to lets them put a folder
+ * of their own in its place meanwhile, and V8 runs bytecode made from any source of the same
+ * length as ours: what is opened is checked, not the path.
+ */
 function readCache(file: string): Buffer | undefined {
+  let fd: number;
   try {
-    return readFileSync(file);
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return undefined;
   }
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() && !whyNotOurs(stat, file) ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why a file or folder may hold what someone else wrote: another user's, or others may write to it. */
+function whyNotOurs(stat: Stats, path: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return `${path} belongs to another user`;
+  if (stat.mode & 0o022) return `others may write to ${path}`;
+  return undefined;
 }
 
 function writeCaches(toWrite: { script: Script; file: string }[], cacheDir: string, report: CodeCacheReport): void {
@@ -140,7 +160,8 @@ function writeCaches(toWrite: { script: Script; file: string }[], cacheDir: stri
     // Beside the file, then renamed: a run starting meanwhile reads the old cache or the new one.
     const partial = `${file}.${process.pid}.partial`;
     try {
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // 'wx': a new file, never one (or a link) left at that name.
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
       renameSync(partial, file);
       report.written.push(basename(file, '.v8'));
     } catch {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commandKey, type CodeCacheReport } from '../../../src/cli/codeCache';
@@ -27,8 +27,8 @@ function fixture(): { code: string; cacheRoot: string; cacheDir: string; elsewhe
   return { code, cacheRoot, cacheDir: join(cacheRoot, 'build-1', 'search'), elsewhere, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-function run(code: string, cacheRoot: string, entry = './a.cjs'): { value: unknown; report: CodeCacheReport } {
-  const child = spawnSync(process.execPath, ['--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout: 60_000 });
+function run(code: string, cacheRoot: string, entry = './a.cjs', nodeFlags: string[] = []): { value: unknown; report: CodeCacheReport } {
+  const child = spawnSync(process.execPath, [...nodeFlags, '--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stderr, '', 'nothing on stderr (no warning)');
   return JSON.parse(child.stdout) as { value: unknown; report: CodeCacheReport };
@@ -159,4 +159,33 @@ test('each command has its own cache folder; anything else shares one', () => {
   assert.equal(commandKey(['search', 'q']), 'search');
   assert.equal(commandKey(['mcp-servers']), 'mcp-servers');
   for (const other of [[], ['--help'], ['../../x'], ['Search'], ['a'.repeat(40)], ['x/y']]) assert.equal(commandKey(other), '_', other.join(' '));
+});
+
+test('a cache folder swapped for another user\'s after the check: their bytecode (for a source of the same length) never runs', { skip: posixOnly }, () => {
+  const f = fixture();
+  try {
+    // Bytecode V8 made for another source of b.cjs's length: V8 checks the length, not the text.
+    const good = readFileSync(join(f.code, 'b.cjs'), 'utf8');
+    const evilCode = join(f.code, '..', 'evil');
+    mkdirSync(evilCode);
+    const evil = 'exports.total = () => 666;';
+    writeFileSync(join(evilCode, 'b.cjs'), `${evil}${' '.repeat(good.length - evil.length - 1)}\n`);
+    writeFileSync(join(evilCode, 'a.cjs'), "exports.value = () => require('./b.cjs').total([1, 2, 3, 4]);\n");
+    const evilCache = join(f.code, '..', 'evil-cache');
+    assert.equal(run(evilCode, evilCache).value, 666);
+    const theirs = join(f.code, '..', 'theirs');
+    mkdirSync(theirs);
+    copyFileSync(join(evilCache, 'build-1', 'search', 'b.cjs.v8'), join(theirs, 'b.cjs.v8'));
+    // Another user's file (root can make one), else one others may write to.
+    if (process.getuid?.() === 0) chownSync(join(theirs, 'b.cjs.v8'), 65534, 65534);
+    else chmodSync(join(theirs, 'b.cjs.v8'), 0o666);
+    // The swap happens after the folder was checked, before b.cjs compiles (as a racing user's would).
+    writeFileSync(join(f.elsewhere, 'swap.cjs'), `const fs = require('node:fs');\nfs.rmSync(${JSON.stringify(f.cacheDir)}, { recursive: true, force: true });\nfs.mkdirSync(${JSON.stringify(join(f.cacheDir, '..'))}, { recursive: true });\nfs.symlinkSync(${JSON.stringify(theirs)}, ${JSON.stringify(f.cacheDir)});\n`);
+    writeFileSync(join(f.code, 'swapped.cjs'), "require('../lib/swap.cjs');\nconst { total } = require('./b.cjs');\nexports.value = () => total([1, 2, 3, 4]);\n");
+    const swapped = run(f.code, f.cacheRoot, './swapped.cjs');
+    assert.equal(swapped.value, 30, 'b.cjs ran as written, not as their bytecode says');
+    assert.equal(swapped.report.accepted.includes('b.cjs'), false);
+  } finally {
+    f.cleanup();
+  }
 });
