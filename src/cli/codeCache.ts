@@ -59,6 +59,14 @@ interface CompilingModule {
 
 type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: CompilingModule, filename: string, dirname: string) => unknown;
 
+/**
+ * Node's CommonJS wrapper (Module.wrap). Its head shares the chunk's first line, where a minified
+ * chunk holds all its code: the first line's columns are moved back by its length, so a stack
+ * trace points where Node's own compile would.
+ */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAPPER_TAIL = '\n});';
+
 /** Hooks the CommonJS loader so the chunks under `codeDir` compile from (and leave) a code cache. */
 export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCacheOptions): CodeCacheReport {
   const cacheDir = join(cacheRoot, build, command);
@@ -72,13 +80,13 @@ export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCac
   prototype._compile = function compileFromCache(this: CompilingModule, content: string, filename: string) {
     if (!filename.startsWith(inCodeDir) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
     const name = basename(filename);
-    if (compilesWithoutCache(content)) {
+    if (compilesWithoutCache(content) || sourceMapsEnabled()) {
       report.bypassed.push(name);
       return compile.call(this, content, filename);
     }
     const file = join(cacheDir, `${name}.v8`);
     const cachedData = unusable ? undefined : readCache(file);
-    const script = new Script(Module.wrap(content), { filename, cachedData });
+    const script = new Script(`${WRAPPER_HEAD}${content}${WRAPPER_TAIL}`, { filename, cachedData, columnOffset: -WRAPPER_HEAD.length });
     if (cachedData === undefined) report.missing.push(name);
     else if (script.cachedDataRejected) report.rejected.push(name);
     else report.accepted.push(name);
@@ -102,6 +110,16 @@ export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCac
  */
 export function compilesWithoutCache(content: string): boolean {
   return content.includes('import(');
+}
+
+/**
+ * `node --enable-source-maps` (or NODE_OPTIONS): Node maps a stack trace through a module's source
+ * map only for the modules its own compile saw, so the chunks compile as Node does.
+ */
+function sourceMapsEnabled(): boolean {
+  const enabled = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled;
+  if (enabled !== undefined) return enabled;
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
 }
 
 /** Undefined when the folder may be read and written: absent (created 0700 at exit), or ours and private. */

@@ -8,6 +8,7 @@ import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commandKey, type CodeCacheReport } from '../../../src/cli/codeCache';
+import { transformSync } from 'esbuild';
 import { TSX_LOADER } from './runHearth';
 
 const CHILD = resolve('test/unit/cli/codeCacheChild.ts');
@@ -185,6 +186,37 @@ test('a cache folder swapped for another user\'s after the check: their bytecode
     const swapped = run(f.code, f.cacheRoot, './swapped.cjs');
     assert.equal(swapped.value, 30, 'b.cjs ran as written, not as their bytecode says');
     assert.equal(swapped.report.accepted.includes('b.cjs'), false);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a stack trace points where the error was made, on the first line too (a minified chunk is one line), from the cache or not', () => {
+  const f = fixture();
+  try {
+    const line = '"use strict";exports.value = () => { try { return fail(); } catch (error) { return error.stack.split("\\n")[1]; } }; function fail() { throw new Error("here"); }';
+    writeFileSync(join(f.code, 'oneLine.cjs'), `${line}\n`);
+    const column = line.indexOf('new Error') + 1;
+    const first = run(f.code, f.cacheRoot, './oneLine.cjs');
+    assert.deepEqual(first.report.missing, ['oneLine.cjs']);
+    assert.match(String(first.value), new RegExp(`oneLine\\.cjs:1:${column}\\)$`));
+    const cached = run(f.code, f.cacheRoot, './oneLine.cjs');
+    assert.deepEqual(cached.report.accepted, ['oneLine.cjs']);
+    assert.equal(cached.value, first.value);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('node --enable-source-maps: a chunk\'s stack trace names its source (the chunks then compile as Node does)', () => {
+  const f = fixture();
+  try {
+    const source = 'export function value(): string {\n  try {\n    throw new Error("here");\n  } catch (error) {\n    return (error as Error).stack!.split("\\n")[1];\n  }\n}\n';
+    const built = transformSync(source, { loader: 'ts', format: 'cjs', sourcemap: 'inline', sourcefile: 'thrower.ts' });
+    writeFileSync(join(f.code, 'mapped.cjs'), built.code);
+    const result = run(f.code, f.cacheRoot, './mapped.cjs', ['--enable-source-maps']);
+    assert.match(String(result.value), /thrower\.ts:3:11\)$/);
+    assert.deepEqual([result.report.accepted, result.report.missing, result.report.written], [[], [], []]);
   } finally {
     f.cleanup();
   }

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { installCodeCache } from '../../../src/cli/codeCache';
 
 const [codeDir, cacheRoot, entry] = process.argv.slice(2);
+// tsx turns Node's source maps on for itself; dist/cli.js runs on a plain node, where they are off unless asked for.
+if (!process.execArgv.includes('--enable-source-maps')) process.setSourceMapsEnabled(false);
 const report = installCodeCache({ codeDir, cacheRoot, build: 'build-1', command: 'search' });
 const loaded = createRequire(join(codeDir, 'loader.cjs'))(entry) as { value: () => unknown };
 void Promise.resolve(loaded.value()).then((value) => {
