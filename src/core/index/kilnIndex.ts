@@ -267,8 +267,12 @@ export class KilnIndex {
     const notes = request.chunks ? limit * 2 : limit;
     // The lexical side loads (its file read and checked) and scores its best notes while the query
     // is still being embedded (by a worker thread or a web service).
-    const inProcess = mode === 'hybrid' && !store.lexicalSearch ? await this.wordSide(store, query, notes) : undefined;
+    // Notes that change meanwhile (a run, which another search then swaps into the same lexical
+    // side) make what was computed stale: the ranking then scores them as they are, as before.
+    const settled = this.writing === 0 ? this.mutations : undefined;
+    let inProcess = mode === 'hybrid' && !store.lexicalSearch ? await this.wordSide(store, query, notes) : undefined;
     const vector = await embedding;
+    if (inProcess && settled !== this.mutations) inProcess = { lexicon: inProcess.lexicon, words: new WordScores(inProcess.lexicon, inProcess.lexicon.query(query)) };
     let ranked: RankedNote[];
     if (mode === 'semantic') {
       ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SearchMode } from '../../../src/core/index/searchResult';
-import { makeKiln, removeKiln, tinyIndex } from './kilnIndexHelpers';
+import { makeKiln, removeKiln, tinyIndex, writeNotes } from './kilnIndexHelpers';
 
 const NOTES = {
   'garden.md': '# Garden\nTomatoes grow by the wall.\n\n## Watering\nWater the tomatoes every morning.\n\n## Pests\nSnails love tomatoes too.\n\n## Harvest\nPick tomatoes when red.\n',
@@ -102,6 +102,42 @@ test('a search that reaches an index after dispose is refused (index.disposed) a
       await assert.rejects(index.search('tomatoes', { mode }), (error: unknown) => (error as { code?: string }).code === 'index.disposed', mode);
     }
     await assert.rejects(index.update(), (error: unknown) => (error as { code?: string }).code === 'index.disposed');
+  } finally {
+    await index.dispose();
+    removeKiln(root);
+  }
+});
+
+test('a hybrid search whose query embedding arrives after notes changed (and another search saw them) ranks as that other search does', async () => {
+  const root = makeKiln(NOTES);
+  const index = tinyIndex(root);
+  try {
+    await index.update();
+    await index.search('tomatoes', { limit: 3 });
+    const query = 'zebra migration tomatoes';
+    const vector = await index.embedQuery(query);
+    // A query vector that says when the search waits for it: its word side is computed by then.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let waiting!: () => void;
+    const waits = new Promise<void>((resolve) => (waiting = resolve));
+    const held = released.then(() => vector);
+    const watched = {
+      then: (onVector: (v: Float32Array) => unknown, onError?: (e: unknown) => unknown) => {
+        waiting();
+        return held.then(onVector, onError);
+      },
+      catch: (onError: (e: unknown) => unknown) => held.catch(onError),
+    } as unknown as Promise<Float32Array>;
+    const during = index.search(query, { limit: 5, queryVector: watched });
+    await waits;
+    // Meanwhile a note is saved and indexed, and the editor's next search sees it.
+    writeNotes(root, { 'wild/zebra.md': '# Zebra migration\nZebra migration season: the zebra herds cross the river.\n' });
+    await index.update();
+    const after = await index.search(query, { limit: 5, queryVector: Promise.resolve(vector) });
+    assert.equal(after[0].path, 'wild/zebra.md', 'the saved note leads');
+    release();
+    assert.deepEqual(await during, after);
   } finally {
     await index.dispose();
     removeKiln(root);
