@@ -144,7 +144,8 @@ function whyUnusable(dir: string): string | undefined {
 function readCache(file: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a pipe in the file's place is not waited on (it is then refused as no plain file).
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;
   }

@@ -3,8 +3,8 @@
 // folder's place, or a folder that cannot be made never stop a command or feed V8 foreign bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commandKey, type CodeCacheReport } from '../../../src/cli/codeCache';
@@ -28,8 +28,8 @@ function fixture(): { code: string; cacheRoot: string; cacheDir: string; elsewhe
   return { code, cacheRoot, cacheDir: join(cacheRoot, 'build-1', 'search'), elsewhere, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-function run(code: string, cacheRoot: string, entry = './a.cjs', nodeFlags: string[] = []): { value: unknown; report: CodeCacheReport } {
-  const child = spawnSync(process.execPath, [...nodeFlags, '--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout: 60_000 });
+function run(code: string, cacheRoot: string, entry = './a.cjs', nodeFlags: string[] = [], timeout = 60_000): { value: unknown; report: CodeCacheReport } {
+  const child = spawnSync(process.execPath, [...nodeFlags, '--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout });
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stderr, '', 'nothing on stderr (no warning)');
   return JSON.parse(child.stdout) as { value: unknown; report: CodeCacheReport };
@@ -217,6 +217,22 @@ test('node --enable-source-maps: a chunk\'s stack trace names its source (the ch
     const result = run(f.code, f.cacheRoot, './mapped.cjs', ['--enable-source-maps']);
     assert.match(String(result.value), /thrower\.ts:3:11\)$/);
     assert.deepEqual([result.report.accepted, result.report.missing, result.report.written], [[], [], []]);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a pipe in a cache file\'s place is not waited on: the chunk compiles afresh, the command ends, the file is written again', { skip: posixOnly }, () => {
+  const f = fixture();
+  try {
+    run(f.code, f.cacheRoot);
+    rmSync(join(f.cacheDir, 'b.cjs.v8'));
+    execFileSync('mkfifo', [join(f.cacheDir, 'b.cjs.v8')]);
+    const piped = run(f.code, f.cacheRoot, './a.cjs', [], 20_000);
+    assert.equal(piped.value, 'hello cache 30');
+    assert.deepEqual(piped.report.accepted, ['a.cjs']);
+    assert.deepEqual(piped.report.written, ['b.cjs']);
+    assert.ok(lstatSync(join(f.cacheDir, 'b.cjs.v8')).isFile(), 'a cache file in its place again');
   } finally {
     f.cleanup();
   }
