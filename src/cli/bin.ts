@@ -7,6 +7,7 @@ import { main, type CliLaunch } from './main';
 
 export function runCli(launch: CliLaunch = {}): void {
   endQuietlyWhenOutputCloses(process.stdout);
+  goOnWhenErrorOutputCloses(process.stderr);
   void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }, launch).then((code) => {
     process.exitCode = code;
   });
@@ -20,6 +21,18 @@ export function runCli(launch: CliLaunch = {}): void {
 export function endQuietlyWhenOutputCloses(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
+/**
+ * `hearth … 2>&1 | head`, or stderr's reader gone: what is left to say there is lost, and the
+ * command still ends with its own status (unhandled, the failed write crashed it with status 1).
+ * Once the stream is gone a later write fails as destroyed: lost too.
+ */
+export function goOnWhenErrorOutputCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
     throw error;
   });
 }

@@ -65,3 +65,20 @@ test('dist/cli.js piped into a reader that stops (hearth search … | head): no 
     rmSync(kiln, { recursive: true, force: true });
   }
 });
+
+test('dist/cli.js with its error output gone (hearth … 2>&1 | head): the command still ends with its own status, not a crash', { skip: !existsSync(BIN) && 'run npm run build first' }, async () => {
+  const home = mkdtempSync(join(tmpdir(), 'hearth-bin-stderr-'));
+  try {
+    const env = { ...process.env, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home };
+    // A usage error: a line on stderr (its reader gone), then status 2.
+    const child = spawn(process.execPath, [BIN, 'config', '--bogus'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    assert.equal(stdout, '');
+    assert.equal(code, 2);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
