@@ -19,6 +19,7 @@ import type { IndexReport } from '../../core/index/indexer';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
 import { describeProgress, indexingState, unfinishedAfter, type IndexState } from './indexState';
+import { checkIndexMessage } from './checkIndexMessage';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** configCommands.ts registers it; named here so this file does not load the config commands. */
@@ -208,16 +209,13 @@ export class IndexController implements vscode.Disposable {
       return;
     }
     const counts = (await index.exists()) ? await index.counts() : { notes: 0, chunks: 0 };
-    const running = state.kind === 'indexing' ? ' (indexing now)' : '';
-    if (counts.notes === 0) {
-      const reindex = 'Reindex';
-      if ((await vscode.window.showInformationMessage(`Hearth: the index is empty${running}. Build it with "Hearth: Reindex".`, reindex)) === reindex) await this.reindex();
+    const { text, empty } = checkIndexMessage({ ...counts, providerType: index.setup.providerType, model: index.setup.model }, state);
+    if (!empty) {
+      vscode.window.showInformationMessage(text);
       return;
     }
-    const { notes, chunks } = counts;
-    vscode.window.showInformationMessage(
-      `Hearth: the index holds ${notes} note${notes === 1 ? '' : 's'} (${chunks} chunk${chunks === 1 ? '' : 's'})${running}, embedded with ${index.setup.providerType} / ${index.setup.model}. Search it with "Hearth: Semantic Search"; in the chat, Search notes attaches hits.`,
-    );
+    const reindex = 'Reindex';
+    if ((await vscode.window.showInformationMessage(text, reindex)) === reindex) await this.reindex();
   }
 
   /** Stops watching and closes the index, waiting for a write in progress to finish; deactivate() awaits it. */
