@@ -22,11 +22,12 @@ function launch(): void {
   const [command, ...args] = process.argv.slice(2);
   const queryWorker = command === 'search' && searchEmbedsQuery(args) ? startQueryWorkerThread(join(__dirname, QUERY_WORKER_BUNDLE)) : undefined;
   const mode = process.env.HEARTH_CODE_CACHE;
+  const cacheRoot = mode === 'off' ? undefined : codeCacheRoot();
   let report: CodeCacheReport | undefined;
-  if (mode !== 'off') {
+  if (cacheRoot) {
     report = installCodeCache({
       codeDir: __dirname,
-      cacheRoot: join(userCacheDir(process.env), 'code-cache'),
+      cacheRoot,
       build: `${HEARTH_CLI_BUILD}-v8-${process.versions.v8}-${process.arch}`,
       command: commandKey(process.argv.slice(2)),
     });
@@ -39,6 +40,15 @@ function launch(): void {
   // The CLI is CommonJS beside this file; a require the bundler leaves alone.
   const cli = createRequire(__filename)('./cli.cjs') as { runCli: typeof runCli };
   cli.runCli({ queryWorker });
+}
+
+/** The code cache's folder; none for a user without a home folder and no XDG_CACHE_HOME (homedir() throws), who runs without one. */
+function codeCacheRoot(): string | undefined {
+  try {
+    return join(userCacheDir(process.env), 'code-cache');
+  } catch {
+    return undefined;
+  }
 }
 
 launch();

@@ -30,12 +30,15 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: No
  * `~/Library/Caches/hearth`; Windows `%LOCALAPPDATA%\hearth`. What may be thrown away: the model
  * catalog, fetched models, the CLI's code cache.
  */
-export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
-  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), TOOL_DIR_NAME);
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches', TOOL_DIR_NAME);
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
+  // The home folder only when it is needed: a user without one (no HOME, no passwd entry: a
+  // container's arbitrary uid) makes homedir() throw, even where XDG_CACHE_HOME says where to go.
+  const homeDir = () => home ?? homedir();
+  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA || path.win32.join(homeDir(), 'AppData', 'Local'), TOOL_DIR_NAME);
+  if (platform === 'darwin') return path.posix.join(homeDir(), 'Library', 'Caches', TOOL_DIR_NAME);
   // As XDG_CONFIG_HOME: a relative one is invalid and ignored.
   const xdg = env.XDG_CACHE_HOME;
-  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.cache'), TOOL_DIR_NAME);
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(homeDir(), '.cache'), TOOL_DIR_NAME);
 }
 
 /** `<user config dir>/hearth`: the global config and global agent cards live here. */

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -80,5 +80,23 @@ test('dist/cli.js with its error output gone (hearth … 2>&1 | head): the comma
     assert.equal(code, 2);
   } finally {
     rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('dist/cli.js run by a user without a home folder (no HOME, no passwd entry: a container\'s arbitrary uid) still runs; the code cache goes where XDG_CACHE_HOME says, or nowhere', { skip: (!existsSync(BIN) && 'run npm run build first') || (process.getuid?.() !== 0 && 'only root can run a process as a user without a passwd entry') }, () => {
+  const uid = 54321;
+  const cache = mkdtempSync(join(tmpdir(), 'hearth-bin-nohome-'));
+  try {
+    chownSync(cache, uid, uid);
+    const as = (env: Record<string, string>) => spawnSync(process.execPath, [BIN, 'config', '--help'], { uid, gid: uid, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+    const bare = as({});
+    assert.equal(bare.status, 0, bare.stderr);
+    assert.match(bare.stdout, /^Usage: hearth config/);
+    assert.equal(bare.stderr, '');
+    const withCache = as({ XDG_CACHE_HOME: cache, HEARTH_CODE_CACHE: 'report' });
+    assert.equal(withCache.status, 0, withCache.stderr);
+    assert.ok(/"written":\[[^\]]*"cli\.cjs"/.test(withCache.stderr), withCache.stderr);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
   }
 });
