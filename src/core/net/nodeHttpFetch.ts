@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
@@ -62,10 +62,17 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, idleM
     req.on('close', () => reject(failure(new Error('the connection closed before an answer arrived'))));
     req.end(body ?? undefined);
   });
-  const decoder = decoderFor(String(response.headers['content-encoding'] ?? ''));
-  // pipeline, not pipe: the socket closing mid-body, an abort or a corrupt stream on either side
-  // ends both, so the read below fails instead of waiting forever or taking a truncated body.
-  const decoded: Readable = decoder ? pipeline(response, decoder, () => undefined) : response;
+  let decoders: Transform[];
+  try {
+    decoders = decodersFor(String(response.headers['content-encoding'] ?? ''));
+  } catch (error) {
+    response.destroy();
+    throw failure(error);
+  }
+  // pipeline, not pipe: the socket closing mid-body, an abort or a corrupt stream on any side
+  // ends them all, so the read below fails instead of waiting forever or taking a truncated body.
+  if (decoders.length > 0) pipeline([response, ...decoders], () => undefined);
+  const decoded: Readable = decoders.at(-1) ?? response;
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -93,10 +100,28 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, idleM
   return new Response(bodyless ? null : Buffer.concat(chunks), { status, statusText: REASON_PHRASE.test(reason) ? reason : '', headers: responseHeaders });
 }
 
-function decoderFor(contentEncoding: string) {
-  const encoding = contentEncoding.trim().toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
-  if (encoding === 'deflate') return createInflate();
-  if (encoding === 'br') return createBrotliDecompress();
-  return undefined;
+/** More codings than this on one answer is a hostile or broken server (undici's limit too). */
+const MAX_CODINGS = 5;
+
+/** A Map, not an object: a coding named `constructor` or `__proto__` is just unknown. */
+const DECODERS = new Map<string, () => Transform>([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
+
+/**
+ * The decoders of a Content-Encoding list, last applied first (`gzip, br` was gzipped, then
+ * brotli-compressed). A coding it does not know leaves the body as sent, as Node's fetch does.
+ */
+function decodersFor(contentEncoding: string): Transform[] {
+  const codings = contentEncoding
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length > MAX_CODINGS) throw new Error(`the answer names ${codings.length} content codings (at most ${MAX_CODINGS})`);
+  const known = codings.map((coding) => DECODERS.get(coding));
+  if (known.some((make) => make === undefined)) return [];
+  return known.reverse().map((make) => make!());
 }

@@ -42,6 +42,28 @@ test('gzip, deflate and br answers arrive decoded, without the encoding and leng
   }
 });
 
+test('stacked content codings (gzip then br, and more) are decoded last-applied first; identity is none; an unknown one leaves the body as sent; six are refused', async () => {
+  const json = Buffer.from(JSON.stringify(PAYLOAD));
+  const encoded = (codings: string[]) => codings.reduce((body, coding) => ENCODERS[coding](body), json);
+  const answer = (header: string, body: Buffer) => (_: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': header }).end(body);
+  const server = await startScriptedServer({
+    '/gzip-br': answer('gzip, br', encoded(['gzip', 'br'])),
+    '/three': answer('deflate,gzip , BR', encoded(['deflate', 'gzip', 'br'])),
+    '/identity': answer('identity, gzip', encoded(['gzip'])),
+    '/unknown': answer('gzip, zstd', encoded(['gzip'])),
+    '/proto': answer('constructor', json),
+    '/six': answer('gzip, gzip, gzip, gzip, gzip, gzip', encoded(['gzip', 'gzip', 'gzip', 'gzip', 'gzip', 'gzip'])),
+  });
+  try {
+    for (const path of ['/gzip-br', '/three', '/identity']) assert.deepEqual(await (await nodeHttpFetch(`${server.url}${path}`)).json(), PAYLOAD, path);
+    assert.deepEqual(Buffer.from(await (await nodeHttpFetch(`${server.url}/unknown`)).arrayBuffer()), encoded(['gzip']), 'a coding it does not know: the bytes as sent');
+    assert.deepEqual(await (await nodeHttpFetch(`${server.url}/proto`)).json(), PAYLOAD, 'a coding named like an object property is just unknown');
+    await assert.rejects(nodeHttpFetch(`${server.url}/six`), (error: Error) => error instanceof TypeError && /6 content codings/.test(String((error.cause as Error)?.message ?? error.message)));
+  } finally {
+    await server.stop();
+  }
+});
+
 test('the request goes out as given (method, headers, text or bytes body) and the answer keeps its status, reason and every header value', async () => {
   const server = await startScriptedServer({
     '/echo': (req, res) => {
