@@ -96,7 +96,7 @@ export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCac
   };
   // At exit the scripts hold the bytecode of every function this run compiled, not only their top level.
   process.once('exit', () => {
-    if (toWrite.length === 0) return;
+    if (toWrite.length === 0 || rootInAnotherUsersFolder(cacheDir)) return;
     writeCaches(toWrite, cacheDir, report);
     removeStaleBuilds(cacheRoot, build);
   });
@@ -185,6 +185,22 @@ function writeCaches(toWrite: { script: Script; file: string }[], cacheDir: stri
       report.written.push(basename(file, '.v8'));
     } catch {
       rmSync(partial, { force: true });
+    }
+  }
+}
+
+/**
+ * Root writing where the nearest folder that exists is another user's: `sudo hearth …` keeping the
+ * user's HOME (as macOS does). The folders it made would be root's, and the user's own runs could
+ * then write nothing there (this cache, fetched models, the model catalog).
+ */
+function rootInAnotherUsersFolder(dir: string): boolean {
+  if (process.platform === 'win32' || process.getuid?.() !== 0) return false;
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      return lstatSync(at).uid !== 0;
+    } catch {
+      if (dirname(at) === at) return false;
     }
   }
 }

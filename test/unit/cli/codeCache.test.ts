@@ -237,3 +237,22 @@ test('a pipe in a cache file\'s place is not waited on: the chunk compiles afres
     f.cleanup();
   }
 });
+
+test('root (sudo keeping the user\'s HOME, as macOS does) never creates the cache folder inside another user\'s folder', { skip: process.getuid?.() !== 0 && 'only root' }, () => {
+  const f = fixture();
+  try {
+    // The user's cache folder (~/.cache, ~/Library/Caches): theirs, with nothing of Hearth's yet.
+    const usersCache = join(f.cacheRoot, '..', '..');
+    mkdirSync(usersCache, { recursive: true });
+    chownSync(usersCache, 54321, 54321);
+    const result = run(f.code, f.cacheRoot);
+    assert.equal(result.value, 'hello cache 30');
+    assert.deepEqual(result.report.written, []);
+    assert.equal(existsSync(join(usersCache, 'hearth')), false, 'no folder of root\'s that the user\'s own runs could not write to (models, the catalog)');
+    // Where root's own folder is the nearest one (root's home), root keeps a cache as anyone does.
+    chownSync(usersCache, 0, 0);
+    assert.deepEqual(run(f.code, f.cacheRoot).report.written.sort(), ['a.cjs', 'b.cjs']);
+  } finally {
+    f.cleanup();
+  }
+});
