@@ -44,7 +44,7 @@ test('gzip, deflate and br answers arrive decoded, without the encoding and leng
 
 test('stacked content codings (gzip then br, and more) are decoded last-applied first; identity is none; an unknown one leaves the body as sent; six are refused', async () => {
   const json = Buffer.from(JSON.stringify(PAYLOAD));
-  const encoded = (codings: string[]) => codings.reduce((body, coding) => ENCODERS[coding](body), json);
+  const encoded = (codings: string[]) => codings.reduce<Buffer>((body, coding) => ENCODERS[coding](body), json);
   const answer = (header: string, body: Buffer) => (_: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': header }).end(body);
   const server = await startScriptedServer({
     '/gzip-br': answer('gzip, br', encoded(['gzip', 'br'])),
