@@ -59,7 +59,7 @@ export class WorkerEmbedder implements Embedder {
     const bundled = join(__dirname, 'embedWorker.js');
     const worker = existsSync(bundled)
       ? new Worker(bundled, { workerData: this.options })
-      : new Worker(`require('tsx/cjs'); require(${JSON.stringify(join(__dirname, 'embedWorker.ts'))});`, { eval: true, workerData: this.options });
+      : new Worker(fromSources(join(__dirname, 'embedWorker.ts')), { eval: true, workerData: this.options });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'progress') {
@@ -85,4 +85,13 @@ export class WorkerEmbedder implements Embedder {
     this.pending.clear();
     this.worker?.unref();
   }
+}
+
+/**
+ * Code for an eval worker that runs a TypeScript file from sources (tests, `node --import tsx`):
+ * tsx is resolved from that file, not from the working directory (a command run in a scratch
+ * folder has none there).
+ */
+function fromSources(file: string): string {
+  return `const from = require('node:module').createRequire(${JSON.stringify(file)}); from('tsx/cjs'); from(${JSON.stringify(file)});`;
 }
