@@ -3,7 +3,7 @@
 // folder's place, or a folder that cannot be made never stop a command or feed V8 foreign bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -252,6 +252,33 @@ test('root (sudo keeping the user\'s HOME, as macOS does) never creates the cach
     // Where root's own folder is the nearest one (root's home), root keeps a cache as anyone does.
     chownSync(usersCache, 0, 0);
     assert.deepEqual(run(f.code, f.cacheRoot).report.written.sort(), ['a.cjs', 'b.cjs']);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a link left at a partial file\'s name is not written through: the file it points to stays as it was', { skip: posixOnly }, async () => {
+  const f = fixture();
+  try {
+    run(f.code, f.cacheRoot);
+    rmSync(join(f.cacheDir, 'b.cjs.v8'));
+    const victim = join(f.elsewhere, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    // The child waits for `go` before it ends (and writes its cache), so the link is there first.
+    const go = join(f.elsewhere, 'go');
+    writeFileSync(join(f.code, 'waits.cjs'), `const { existsSync } = require('node:fs');\nrequire('./b.cjs');\nexports.value = () => new Promise((done) => { const t = setInterval(() => existsSync(${JSON.stringify(go)}) && (clearInterval(t), done('went')), 10); });\n`);
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, f.code, f.cacheRoot, './waits.cjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    symlinkSync(victim, join(f.cacheDir, `b.cjs.v8.${child.pid}.partial`));
+    writeFileSync(go, '');
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    assert.equal(code, 0);
+    const { value, report } = JSON.parse(stdout) as { value: unknown; report: CodeCacheReport };
+    assert.equal(value, 'went');
+    assert.equal(readFileSync(victim, 'utf8'), 'keep me');
+    assert.equal(report.written.includes('b.cjs'), false, 'not written this time; the next run does');
+    assert.equal(existsSync(join(f.cacheDir, `b.cjs.v8.${child.pid}.partial`)), false, 'the link is gone');
   } finally {
     f.cleanup();
   }
