@@ -18,8 +18,8 @@ import type { Redactor } from '../../core/logging/redactor';
 import type { IndexReport } from '../../core/index/indexer';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
-import { describeProgress, indexingState, unfinishedAfter, type IndexState } from './indexState';
-import { checkIndexMessage } from './checkIndexMessage';
+import { indexingState, unfinishedAfter, type IndexState } from './indexState';
+import { checkIndexMessage, describeRun, statusItemText } from './indexMessages';
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** configCommands.ts registers it; named here so this file does not load the config commands. */
@@ -331,41 +331,9 @@ export class IndexController implements vscode.Disposable {
   }
 
   private render(): void {
-    const s = this.indexState;
-    const item = this.statusItem;
-    item.backgroundColor = s.kind === 'error' || s.kind === 'unreachable' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    switch (s.kind) {
-      case 'off':
-        item.text = '$(database) Index: off';
-        item.tooltip = `Hearth index: ${s.reason}`;
-        break;
-      case 'indexing':
-        item.text = `$(sync~spin) Indexing${s.message || s.notes ? ` ${s.message ?? describeProgress(s.notes)}` : ''}`;
-        item.tooltip = 'Hearth is indexing the kiln';
-        break;
-      case 'ready':
-        item.text = `$(database) ${s.notes} notes`;
-        item.tooltip = `Hearth index: ${s.notes} notes, ${s.chunks} chunks${s.unfinished ? ` (incomplete: the last indexing ${s.unfinished === 'cancelled' ? 'was cancelled' : 'failed'}; "Hearth: Reindex" finishes it)` : ''}. Click to search.`;
-        break;
-      case 'unreachable':
-        item.text = '$(debug-disconnect) Index unreachable';
-        item.tooltip = `Hearth index: ${s.message}`;
-        break;
-      case 'error':
-        item.text = '$(warning) Index failed';
-        item.tooltip = `Hearth index: ${s.message} (see Hearth: Show Log)`;
-        break;
-    }
+    const { text, tooltip, warning } = statusItemText(this.indexState);
+    this.statusItem.text = text;
+    this.statusItem.tooltip = tooltip;
+    this.statusItem.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
-}
-
-/** What a run did, in one line: "nothing changed (3 notes)" or "embedded 4 chunks of 2 notes, 1 removed (3 notes, 0.4 s)". */
-export function describeRun(report: IndexReport): string {
-  const parts: string[] = [];
-  if (report.embeddedNotes > 0) parts.push(`embedded ${report.embedded} chunk${report.embedded === 1 ? '' : 's'} of ${report.embeddedNotes} note${report.embeddedNotes === 1 ? '' : 's'}`);
-  if (report.removed > 0) parts.push(`${report.removed} removed`);
-  if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
-  const total = `${report.notes} note${report.notes === 1 ? '' : 's'}, ${report.seconds.toFixed(1)} s`;
-  if (report.cancelled) return `indexing cancelled; ${parts.join(', ') || 'nothing embedded'} (${total}).`;
-  return parts.length === 0 ? `the index is up to date; nothing to embed (${total}).` : `${parts.join(', ')} (${total}).`;
 }
