@@ -5,8 +5,8 @@
  * loaded on first use) and runs it. esbuild.mjs builds it with the id of the chunks beside it
  * (HEARTH_CLI_BUILD), so one build never reads another's bytecode.
  *
- * HEARTH_CODE_CACHE=off compiles everything afresh; =report prints on stderr, at exit, which chunks
- * came from the cache.
+ * HEARTH_CODE_CACHE=off (or 0, false, no; any case) compiles everything afresh; =report prints on
+ * stderr, at exit, which chunks came from the cache.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -18,11 +18,14 @@ import { searchEmbedsQuery } from './commands/searchEmbedsQuery';
 
 declare const HEARTH_CLI_BUILD: string;
 
+/** HEARTH_CODE_CACHE values that turn the cache off: what a user troubleshooting would write. */
+const OFF = new Set(['off', '0', 'false', 'no']);
+
 function launch(): void {
   const [command, ...args] = process.argv.slice(2);
   const queryWorker = command === 'search' && searchEmbedsQuery(args) ? startQueryWorkerThread(join(__dirname, QUERY_WORKER_BUNDLE)) : undefined;
-  const mode = process.env.HEARTH_CODE_CACHE;
-  const cacheRoot = mode === 'off' ? undefined : codeCacheRoot();
+  const mode = process.env.HEARTH_CODE_CACHE?.trim().toLowerCase();
+  const cacheRoot = mode && OFF.has(mode) ? undefined : codeCacheRoot();
   let report: CodeCacheReport | undefined;
   if (cacheRoot) {
     report = installCodeCache({

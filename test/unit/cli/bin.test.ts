@@ -38,11 +38,13 @@ test('dist/cli.js compiles its chunks from the code cache its first run left, in
     const folders = readdirSync(join(cache, 'hearth', 'code-cache'));
     assert.equal(folders.length, 1);
     assert.ok(readdirSync(join(cache, 'hearth', 'code-cache', folders[0])).includes('config'), 'one folder per command');
-    // HEARTH_CODE_CACHE=off: nothing read or written.
-    const off = spawnSync(process.execPath, [BIN, 'index', '--help'], { encoding: 'utf8', env: { ...env, HEARTH_CODE_CACHE: 'off' } });
-    assert.equal(off.status, 0);
-    assert.doesNotMatch(off.stderr, /hearth code cache/);
-    assert.equal(existsSync(join(cache, 'hearth', 'code-cache', folders[0], 'index')), false);
+    // HEARTH_CODE_CACHE=off (or 0, false, no, in any case): nothing read or written.
+    for (const value of ['off', 'OFF', '0', 'false', ' No ']) {
+      const off = spawnSync(process.execPath, [BIN, 'index', '--help'], { encoding: 'utf8', env: { ...env, HEARTH_CODE_CACHE: value } });
+      assert.equal(off.status, 0);
+      assert.doesNotMatch(off.stderr, /hearth code cache/);
+      assert.equal(existsSync(join(cache, 'hearth', 'code-cache', folders[0], 'index')), false, JSON.stringify(value));
+    }
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
