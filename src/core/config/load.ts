@@ -4,12 +4,11 @@
  * configuration must never break the editor or the CLI.
  */
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { HearthConfigSchema, defaultConfig, type HearthConfig } from './schema';
 import type { ConfigProblem, ConfigSource } from './problem';
 import { canonicalEmbeddingType, canonicalLlmType, canonicalProviderType } from './providerTypes';
-import { globalConfigPath, workspaceConfigPath } from './locations';
+import { globalConfigPath, homeFolder, workspaceConfigPath } from './locations';
 import { parseConfigText, readConfigText } from './parseToml';
 import { validateLayer, isTable } from './validateLayer';
 import { leafPaths, mergeLayers, type Layer, type MergedLayers } from './mergeLayers';
@@ -72,7 +71,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       const { data, locator } = parseConfigText(text, file, problems);
       let validated = validateLayer(data, { source, file, locator, problems });
       if (source === 'workspace' && !options.trusted) {
-        const filtered = withholdUntrusted({ ...validated, file, locator, workspaceRoot: options.workspaceRoot, home: env.HOME || env.USERPROFILE || homedir() });
+        const filtered = withholdUntrusted({ ...validated, file, locator, workspaceRoot: options.workspaceRoot, home: homeFolder(env) });
         validated = filtered;
         withheld.push(...filtered.withheld);
         for (const key of filtered.withheld) problems.push(withheldProblem(key, options.trustName ?? 'trust'));
@@ -143,7 +142,8 @@ async function checkKilnPath(kilnPath: string, merged: MergedLayers, locator: Me
 export function resolveKilnPath(value: string | undefined, workspaceRoot: string, env: NodeJS.ProcessEnv = process.env): string {
   if (value === undefined || value.trim() === '') return path.resolve(workspaceRoot);
   let text = value.trim();
-  if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = path.join(env.HOME || env.USERPROFILE || homedir(), text.slice(1));
+  const home = homeFolder(env);
+  if (home && (text === '~' || text.startsWith('~/') || text.startsWith('~\\'))) text = path.join(home, text.slice(1));
   return path.resolve(workspaceRoot, text);
 }
 

@@ -14,15 +14,31 @@ export const CONFIG_FILE_NAME = 'config.toml';
  * The user config directory per platform: Linux `$XDG_CONFIG_HOME` or `~/.config`; macOS
  * `~/Library/Application Support`; Windows `%APPDATA%` (or `~/AppData/Roaming` when unset).
  */
-export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
+  // The home folder only when it is needed (see userCacheDir).
+  const homeDir = () => home ?? homedir();
   if (platform === 'win32') {
-    return env.APPDATA && env.APPDATA.length > 0 ? env.APPDATA : path.win32.join(home, 'AppData', 'Roaming');
+    return env.APPDATA && env.APPDATA.length > 0 ? env.APPDATA : path.win32.join(homeDir(), 'AppData', 'Roaming');
   }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support');
+  if (platform === 'darwin') return path.posix.join(homeDir(), 'Library', 'Application Support');
   // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
   const xdg = env.XDG_CONFIG_HOME;
   if (xdg && path.posix.isAbsolute(xdg)) return xdg;
-  return path.posix.join(home, '.config');
+  return path.posix.join(homeDir(), '.config');
+}
+
+/**
+ * The folder `~` stands for: HOME (USERPROFILE on Windows), else the account's; undefined for a
+ * user who has none (no HOME and no passwd entry: a container's arbitrary uid), for whom `~` is
+ * then an ordinary name.
+ */
+export function homeFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.HOME || env.USERPROFILE) return env.HOME || env.USERPROFILE;
+  try {
+    return homedir();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -42,13 +58,13 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: Nod
 }
 
 /** `<user config dir>/hearth`: the global config and global agent cards live here. */
-export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
   const join = platform === 'win32' ? path.win32.join : path.posix.join;
   return join(userConfigDir(env, platform, home), TOOL_DIR_NAME);
 }
 
 /** `<user config dir>/hearth/config.toml`. */
-export function globalConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function globalConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
   const join = platform === 'win32' ? path.win32.join : path.posix.join;
   return join(globalConfigDir(env, platform, home), CONFIG_FILE_NAME);
 }

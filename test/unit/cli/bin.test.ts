@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -100,5 +100,25 @@ test('dist/cli.js run by a user without a home folder (no HOME, no passwd entry:
     assert.ok(/"written":\[[^\]]*"cli\.cjs"/.test(withCache.stderr), withCache.stderr);
   } finally {
     rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('dist/cli.js run by a user without a home folder, with XDG_CONFIG_HOME and XDG_CACHE_HOME set: config and text search work (nothing asks for the home folder it does not need)', { skip: (!existsSync(BIN) && 'run npm run build first') || (process.getuid?.() !== 0 && 'only root can run a process as a user without a passwd entry') }, () => {
+  const uid = 54322;
+  const root = mkdtempSync(join(tmpdir(), 'hearth-bin-nohome-xdg-'));
+  try {
+    const kiln = join(root, 'kiln');
+    mkdirSync(kiln);
+    writeFileSync(join(kiln, 'garden.md'), '# Garden\nWater the tomatoes every morning.\n');
+    for (const dir of [root, kiln, join(kiln, 'garden.md')]) chownSync(dir, uid, uid);
+    const env = { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: join(root, 'config'), XDG_CACHE_HOME: join(root, 'cache') };
+    const as = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { uid, gid: uid, cwd: tmpdir(), env, encoding: 'utf8' });
+    const config = as(['config', '--json', '--workspace', kiln]);
+    assert.equal(config.status, 0, config.stderr);
+    const search = as(['search', 'tomatoes', '--mode', 'text', '--json', '--workspace', kiln]);
+    assert.equal(search.status, 0, search.stderr);
+    assert.equal(JSON.parse(search.stdout)[0].path, 'garden.md');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
