@@ -159,7 +159,10 @@ function cliAsCommonJs() {
           // The chunks' code never reads import.meta; a dependency that did would get {} silently.
           logOverride: { 'empty-import-meta': 'error' },
         });
+        // The build id: the chunks, and how they are compiled from the cache (a change to the loader
+        // alone must not read bytecode another loader made).
         const hash = createHash('sha256');
+        for (const source of ['src/cli/codeCache.ts', 'src/cli/launcher.ts']) hash.update(`${source}\0${readFileSync(source, 'utf8')}\0`);
         for (const file of files.sort()) {
           const code = readFileSync(file, 'utf8');
           let chunkImports = 0;
