@@ -1,4 +1,4 @@
-// Runs the `hearth` CLI from source (tsx) as a subprocess with a scratch environment, as a user's shell would.
+// Runs the `hearth` CLI from source (tsx), or a built bin, as a subprocess with a scratch environment, as a user's shell would.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,10 +13,13 @@ export interface HearthRun {
   stderr: string;
 }
 
-/** `env` replaces the environment but for PATH; `stdin` (when given) is written and closed. */
-export function runHearth(args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; signal?: AbortSignal }): Promise<HearthRun> {
+/**
+ * `env` replaces the environment but for PATH; `stdin` (when given) is written and closed; `bin`
+ * runs a built bin (dist/cli.js) instead of the sources.
+ */
+export function runHearth(args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; signal?: AbortSignal; bin?: string }): Promise<HearthRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, HEARTH_MAIN, ...args], {
+    const child = spawn(process.execPath, options.bin ? [options.bin, ...args] : ['--import', TSX_LOADER, HEARTH_MAIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

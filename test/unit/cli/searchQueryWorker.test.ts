@@ -4,7 +4,6 @@
 // the index gives in-process, and a provider refusing the key is one clear line, exit 1, no key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -188,16 +187,8 @@ test('the built bin (dist/cli.js) with a cloud_b provider: the query worker it s
   const { root, env } = kiln(`provider = "cloud_b"\nmodel = "hashed"\napi_url = ${JSON.stringify(provider.url)}`);
   try {
     const query = 'grind the beans before brewing';
-    // Not spawnSync: the provider answers from this process's event loop.
-    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn(process.execPath, [BIN, 'search', query, '--json', '--workspace', root], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (status) => done({ status, stdout, stderr }));
-    });
-    assert.equal(run.status, 0, run.stderr);
+    const run = await runHearth(['search', query, '--json', '--workspace', root], { cwd: root, env, bin: BIN });
+    assert.equal(run.code, 0, run.stderr);
     assert.ok(provider.state.queries.includes(query), 'the query was embedded by the provider');
     assert.deepEqual(JSON.parse(run.stdout), await inProcess(root, embedding, query, 'hybrid'));
     assert.equal(JSON.parse(run.stdout)[0].path, 'kitchen/coffee.md');
