@@ -12,7 +12,7 @@ import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
-import type { SearchHit, StoreKind, VectorStore } from './store/vectorStore';
+import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore';
 import type { NoteBm25 } from './noteBm25';
 import { noteChunks, StoreBm25 } from './storeBm25';
 import { StoreLexicon } from './storeLexicon';
@@ -73,6 +73,11 @@ const CHUNKS_PER_NOTE = 5;
  * incremental runs and searches over them. Runs are serialized; searches read the store directly.
  * The editor and the CLI each own one per kiln and dispose it.
  */
+/** A note's chunks for ranking: the lexical side's when it holds them (one loaded from its file holds none), else the store's. */
+function chunkSource(lexicon: { chunksOf(path: string): ChunkRecord[] | undefined }, store: VectorStore): (path: string) => ChunkRecord[] {
+  return (path) => lexicon.chunksOf(path) ?? noteChunks(store, path);
+}
+
 export class KilnIndex {
   readonly setup: EmbedderSetup;
   readonly kind: StoreKind;
@@ -257,8 +262,7 @@ export class KilnIndex {
     if (mode === 'hybrid' && request.lexicalOnly) {
       const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.lexicalSide.of(store);
       const notes = request.chunks ? limit * 2 : limit;
-      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
-      const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf });
+      const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf: chunkSource(lexicon, store) });
       return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
     }
     const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
@@ -281,7 +285,7 @@ export class KilnIndex {
       // The store's own full-text search also scores the notes the vector side found.
       const vectorNotes = [...new Set(nearest.map((h) => h.notePath))];
       const lexicon = inProcess?.lexicon ?? (await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes));
-      const chunksOf = (path: string) => lexicon.chunksOf(path) ?? noteChunks(store, path);
+      const chunksOf = chunkSource(lexicon, store);
       ranked = rankHybrid(lexicon, inProcess?.words.q ?? lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf, words: inProcess?.words });
     }
     return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
@@ -291,7 +295,7 @@ export class KilnIndex {
   private async wordSide(store: VectorStore, query: string, notes: number): Promise<{ lexicon: NoteBm25; words: WordScores }> {
     const lexicon = await this.lexicalSide.of(store);
     const words = new WordScores(lexicon, lexicon.query(query));
-    words.prepare(notes, (path) => lexicon.chunksOf(path) ?? noteChunks(store, path));
+    words.prepare(notes, chunkSource(lexicon, store));
     return { lexicon, words };
   }
 

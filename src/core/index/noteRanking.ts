@@ -80,9 +80,7 @@ export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: Search
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
   const words = options.words ?? new WordScores(lexicon, q);
   const byNote = vectorSide(hits);
-  // A note outside the lexical head and unseen by the vector side cannot reach the re-ranked head:
-  // at least `top` notes score above it. Twice the head, so ties at its edge fall as a full sort would.
-  const lexical = lexicon.relevances(q, 2 * Math.max(RERANK_DEPTH, limit), byNote.keys());
+  const lexical = lexicon.relevances(q, lexicalHeadDepth(limit), byNote.keys());
   const chunksOf = (path: string) => {
     const chunks = options.chunksOf?.(path) ?? lexicon.chunksOf(path);
     return chunks?.length ? chunks : (byNote.get(path)?.map((s) => s.chunk) ?? []);
@@ -97,7 +95,7 @@ export function rankHybrid(lexicon: LexicalRanker, q: LexicalQuery, hits: Search
   // Phrases: the leading candidates are re-ranked by how many of the query's word pairs they contain
   // in that order (a half-remembered sentence often keeps a few of its word pairs).
   if (words.pairs.size > 0) {
-    const head = sorted.slice(0, Math.max(RERANK_DEPTH, limit));
+    const head = sorted.slice(0, rerankDepth(limit));
     for (const entry of head) entry[1] = (1 - PHRASE_WEIGHT - TITLE_WEIGHT) * entry[1] + words.phraseScore(entry[0], chunksOf(entry[0]));
     head.sort(byScoreThenPath);
     sorted.splice(0, head.length, ...head);
@@ -166,9 +164,8 @@ export class WordScores {
    * moves few notes into or out of these, with its 1 − LEXICAL_WEIGHT of the score).
    */
   prepare(limit: number, chunksOf: (path: string) => ChunkRecord[]): void {
-    const depth = Math.max(RERANK_DEPTH, limit);
     // The depth rankHybrid asks for: a lexical side that keeps its last scoring answers it again at no cost.
-    const head = [...this.lexicon.relevances(this.q, 2 * depth, [])].sort(byScoreThenPath).slice(0, depth);
+    const head = [...this.lexicon.relevances(this.q, lexicalHeadDepth(limit), [])].sort(byScoreThenPath).slice(0, rerankDepth(limit));
     for (const [i, [path]] of head.entries()) {
       const chunks = chunksOf(path);
       if (this.pairs.size > 0) this.phraseScore(path, chunks);
@@ -179,6 +176,13 @@ export class WordScores {
 
 /** Candidates re-ranked by phrase, and the weight of the phrase part in their score. */
 const RERANK_DEPTH = 30;
+const rerankDepth = (limit: number) => Math.max(RERANK_DEPTH, limit);
+/**
+ * The lexical notes a hybrid ranking scores: a note outside the lexical head and unseen by the
+ * vector side cannot reach the re-ranked head (at least that many notes score above it). Twice the
+ * head, so ties at its edge fall as a full sort would.
+ */
+const lexicalHeadDepth = (limit: number) => 2 * rerankDepth(limit);
 const PHRASE_WEIGHT = 0.2;
 /** Characters of a note read for its word pairs (the opening of a long note says what it is about). */
 const PHRASE_CHARS = 6_000;
