@@ -75,12 +75,13 @@ export function installCodeCache({ codeDir, cacheRoot, build, command }: CodeCac
   if (unusable) report.unusable = unusable;
   const toWrite: { script: Script; file: string }[] = [];
   const inCodeDir = codeDir.endsWith(sep) ? codeDir : codeDir + sep;
+  const mappedByNode = sourceMapsEnabled();
   const prototype = Module.prototype as unknown as CompilingModule;
   const compile = prototype._compile;
   prototype._compile = function compileFromCache(this: CompilingModule, content: string, filename: string) {
     if (!filename.startsWith(inCodeDir) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
     const name = basename(filename);
-    if (compilesWithoutCache(content) || sourceMapsEnabled()) {
+    if (mappedByNode || compilesWithoutCache(content)) {
       report.bypassed.push(name);
       return compile.call(this, content, filename);
     }

@@ -22,7 +22,8 @@ declare const HEARTH_CLI_BUILD: string;
 const OFF = new Set(['off', '0', 'false', 'no']);
 
 function launch(): void {
-  const [command, ...args] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  const [command, ...args] = argv;
   const queryWorker = command === 'search' && searchEmbedsQuery(args) ? startQueryWorkerThread(join(__dirname, QUERY_WORKER_BUNDLE)) : undefined;
   const mode = process.env.HEARTH_CODE_CACHE?.trim().toLowerCase();
   const cacheRoot = mode && OFF.has(mode) ? undefined : codeCacheRoot();
@@ -32,7 +33,7 @@ function launch(): void {
       codeDir: __dirname,
       cacheRoot,
       build: `${HEARTH_CLI_BUILD}-v8-${process.versions.v8}-${process.arch}`,
-      command: commandKey(process.argv.slice(2)),
+      command: commandKey(argv),
     });
   }
   if (mode === 'report' && report) {
