@@ -85,12 +85,20 @@ test('dist/cli.js with its error output gone (hearth … 2>&1 | head): the comma
   }
 });
 
-test('dist/cli.js run by a user without a home folder (no HOME, no passwd entry: a container\'s arbitrary uid) still runs; the code cache goes where XDG_CACHE_HOME says, or nowhere', { skip: (!existsSync(BIN) && 'run npm run build first') || (process.getuid?.() !== 0 && 'only root can run a process as a user without a passwd entry') }, () => {
+/** Why the tests run as a user without a home folder are skipped here, if they are. */
+const asHomelessUser = (!existsSync(BIN) && 'run npm run build first') || (process.getuid?.() !== 0 && 'only root can run a process as a user without a passwd entry');
+
+/** dist/cli.js as `uid` (no passwd entry, so no home folder), with PATH and `env` only. */
+function runAs(uid: number, args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [BIN, ...args], { uid, gid: uid, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+}
+
+test('dist/cli.js run by a user without a home folder (no HOME, no passwd entry: a container\'s arbitrary uid) still runs; the code cache goes where XDG_CACHE_HOME says, or nowhere', { skip: asHomelessUser }, () => {
   const uid = 54321;
   const cache = mkdtempSync(join(tmpdir(), 'hearth-bin-nohome-'));
   try {
     chownSync(cache, uid, uid);
-    const as = (env: Record<string, string>) => spawnSync(process.execPath, [BIN, 'config', '--help'], { uid, gid: uid, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+    const as = (env: Record<string, string>) => runAs(uid, ['config', '--help'], env);
     const bare = as({});
     assert.equal(bare.status, 0, bare.stderr);
     assert.match(bare.stdout, /^Usage: hearth config/);
@@ -103,7 +111,7 @@ test('dist/cli.js run by a user without a home folder (no HOME, no passwd entry:
   }
 });
 
-test('dist/cli.js run by a user without a home folder, with XDG_CONFIG_HOME and XDG_CACHE_HOME set: config and text search work (nothing asks for the home folder it does not need)', { skip: (!existsSync(BIN) && 'run npm run build first') || (process.getuid?.() !== 0 && 'only root can run a process as a user without a passwd entry') }, () => {
+test('dist/cli.js run by a user without a home folder, with XDG_CONFIG_HOME and XDG_CACHE_HOME set: config and text search work (nothing asks for the home folder it does not need)', { skip: asHomelessUser }, () => {
   const uid = 54322;
   const root = mkdtempSync(join(tmpdir(), 'hearth-bin-nohome-xdg-'));
   try {
@@ -111,8 +119,8 @@ test('dist/cli.js run by a user without a home folder, with XDG_CONFIG_HOME and 
     mkdirSync(kiln);
     writeFileSync(join(kiln, 'garden.md'), '# Garden\nWater the tomatoes every morning.\n');
     for (const dir of [root, kiln, join(kiln, 'garden.md')]) chownSync(dir, uid, uid);
-    const env = { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: join(root, 'config'), XDG_CACHE_HOME: join(root, 'cache') };
-    const as = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { uid, gid: uid, cwd: tmpdir(), env, encoding: 'utf8' });
+    const env = { XDG_CONFIG_HOME: join(root, 'config'), XDG_CACHE_HOME: join(root, 'cache') };
+    const as = (args: string[]) => runAs(uid, args, env);
     const config = as(['config', '--json', '--workspace', kiln]);
     assert.equal(config.status, 0, config.stderr);
     const search = as(['search', 'tomatoes', '--mode', 'text', '--json', '--workspace', kiln]);
