@@ -10,7 +10,7 @@
  * for whatever a failing test left behind.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -151,6 +151,8 @@ export interface CodeServer {
   pid: number;
   /** code-server's own output so far (stdout and stderr), for failure messages. */
   log(): string;
+  /** The end of the extension's "Hearth" output channel (its log file), for failure messages. */
+  hearthLog(chars?: number): string;
   /** Signals the whole process tree (SIGTERM by default), without waiting or cleaning up. */
   signal(signal?: NodeJS.Signals): void;
   /** Ends the whole process tree (SIGTERM, SIGKILL after `graceMs`) and removes the scratch root. Idempotent. */
@@ -198,6 +200,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     root,
     pid,
     log,
+    hearthLog: (chars = 4000) => {
+      const logs = join(root, 'user', 'logs');
+      const files = existsSync(logs) ? readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('Hearth.log')) : [];
+      return files.map((file) => readFileSync(join(logs, file), 'utf8').slice(-chars)).join('\n') || '(no Hearth log found)';
+    },
     signal: (signal = 'SIGTERM') => void killGroup(pid, signal),
     stop(graceMs = 10_000) {
       stopped ??= (async () => {

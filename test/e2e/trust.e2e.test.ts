@@ -146,6 +146,13 @@ test('Restricted Mode: the workspace server waits (diagnostics say so), the glob
 test('after trusting, the conversation opened in Restricted Mode reaches the workspace endpoint', { skip, timeout: 120_000 }, async () => {
   await runCommand(page, 'Hearth: Focus Chat');
   await sendChat(page, 'hello after trust');
-  await webviewFrame(page).locator('.turn').last().locator('.markdown', { hasText: 'Hello from the workspace model.' }).waitFor({ timeout: 60_000 });
+  const chat = webviewFrame(page);
+  await chat.locator('.turn').last().locator('.markdown', { hasText: 'Hello from the workspace model.' }).waitFor({ timeout: 60_000 }).catch(async (error) => {
+    // What the panel shows and what reached the endpoint say which side stalled.
+    await screenshot(page, 'trust-after-missing');
+    const turns = await chat.locator('.turn').allInnerTexts().catch(() => []);
+    const notices = await chat.locator('.notice').allInnerTexts().catch(() => []);
+    throw new Error(`no reply from the workspace model; turns: ${JSON.stringify(turns)}; notices: ${JSON.stringify(notices)}; endpoint saw: ${JSON.stringify(llm!.requests)}\nHearth log:\n${codeServer!.hearthLog()}`, { cause: error });
+  });
   assert.ok(llm!.requests.some((r) => r.includes('/api/chat')), 'the workspace endpoint answered');
 });
