@@ -286,11 +286,17 @@ export function quickPickRows(page: Page): Locator {
 
 /** Runs a command by its palette title ("Hearth: Switch Model") through F1. */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
   await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor();
+  // F1 over an open quick pick turns that pick into the palette: type once the input is the palette's.
+  await until('the command palette', async () => ((await input.isVisible()) && (await input.inputValue()).startsWith('>') ? true : undefined), 10_000);
   await page.keyboard.type(title);
-  // The palette shows "Category: Title" split across elements; match the title part.
-  await quickPickRows(page).filter({ hasText: title.replace(/^[^:]+: /, '') }).first().waitFor();
+  // Enter runs the focused row. The palette lists recently used commands first and filters as it
+  // can: wait until the filter has put this command there (the palette shows "Category: Title" split
+  // across elements; match the title part), or Enter runs the last command used (CI once reopened
+  // Manage Workspace Trust instead of focusing the chat, and the editor took the keys meant for it).
+  const label = title.replace(/^[^:]+: /, '');
+  await page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: label }).first().waitFor();
   await page.keyboard.press('Enter');
 }
 

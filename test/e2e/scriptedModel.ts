@@ -1,7 +1,7 @@
 // What the e2e files' scripted model (aimock) looks at in a chat request, and how they type into the
 // chat panel: one copy for every file that drives an agent turn.
 import type { Page } from 'playwright-core';
-import { webviewFrame } from './harness';
+import { until, webviewFrame } from './harness';
 import type { MockLlm } from '../unit/llm/mockLlm';
 
 export type ChatRequest = { model?: string; messages?: { role: string; content?: unknown }[] };
@@ -46,9 +46,20 @@ default_model = "${model}"
 `;
 }
 
-/** Types `message` into the chat panel's composer and sends it. */
+/**
+ * Types `message` into the chat panel's composer and sends it. The workbench may still be moving
+ * focus when this starts (a quick pick that just closed gives focus back to where it was, and a
+ * command opening an editor focuses it): keys sent meanwhile land there, not in the chat. So the
+ * text is typed until the composer holds it, and Enter pressed until the composer has taken it.
+ */
 export async function sendChat(page: Page, message: string): Promise<void> {
   const input = webviewFrame(page).locator('textarea.input');
-  await input.fill(message);
-  await input.press('Enter');
+  await until('the message in the chat composer', async () => {
+    if ((await input.inputValue()) !== message) await input.fill(message);
+    return (await input.inputValue()) === message ? true : undefined;
+  }, 15_000);
+  await until('the chat composer to send the message', async () => {
+    if ((await input.inputValue()) === message) await input.press('Enter');
+    return (await input.inputValue()) === '' ? true : undefined;
+  }, 15_000);
 }
