@@ -291,13 +291,15 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   // F1 over an open quick pick turns that pick into the palette: type once the input is the palette's.
   await until('the command palette', async () => ((await input.isVisible()) && (await input.inputValue()).startsWith('>') ? true : undefined), 10_000);
   await page.keyboard.type(title);
-  // Enter runs the focused row. The palette lists recently used commands first and filters as it
-  // can: wait until the filter has put this command there (the palette shows "Category: Title" split
-  // across elements; match the title part), or Enter runs the last command used (CI once reopened
-  // Manage Workspace Trust instead of focusing the chat, and the editor took the keys meant for it).
-  const label = title.replace(/^[^:]+: /, '');
-  await page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: label }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // The row whose label is the title, clicked: Enter would run the focused row, which need not be
+  // this command (the palette may put a recently used or "similar" command first — "Accept All
+  // Agent Changes" above "Accept Change" — and it fills its list as it can).
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const row = quickPickRows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escaped}$`) }) }).first();
+  await row.click().catch(async (error) => {
+    const rows = await quickPickRows(page).evaluateAll((all) => all.map((entry) => entry.textContent));
+    throw new Error(`the palette did not list "${title}" (input: ${await input.inputValue()}; rows: ${JSON.stringify(rows)})`, { cause: error });
+  });
 }
 
 /** Saves a full-page screenshot as test/output/<name>.png and returns its path. */
