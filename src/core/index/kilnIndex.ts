@@ -2,22 +2,22 @@ import type { EmbeddingConfig, ProcessingConfig } from '../config/schema';
 import { stat } from 'node:fs/promises';
 import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
-import { groupLines, MAX_SECTIONS, rankHybrid, rankSemantic, toResults, WordScores, type RankedNote } from './noteRanking';
+import { groupLines, MAX_SECTIONS } from './noteRanking';
+import { lexicalOnlySearch, rankedSearch, type RankedSearchSides, type SearchRequest } from './rankedSearch';
 import type { QueryEmbeddingWorker } from './embedders/queryEmbedding';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
-import type { SearchMode, SearchResult } from './searchResult';
+import type { SearchResult } from './searchResult';
 import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
-import type { ChunkRecord, SearchHit, StoreKind, VectorStore } from './store/vectorStore';
-import type { NoteBm25 } from './noteBm25';
-import { noteChunks, StoreBm25 } from './storeBm25';
-import { StoreLexicon } from './storeLexicon';
-import { LEXICAL_DEPTH } from './storeLexicon';
+import type { StoreKind, VectorStore } from './store/vectorStore';
+import { StoreBm25 } from './storeBm25';
 import { scanKiln } from '../kiln/kilnScanner';
+
+export type { SearchRequest } from './rankedSearch';
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -34,22 +34,6 @@ export interface KilnIndexOptions {
   queryWorker?: QueryEmbeddingWorker;
 }
 
-export interface SearchRequest {
-  mode?: SearchMode;
-  limit?: number;
-  signal?: AbortSignal;
-  /** Longest snippet (default 200 characters; tools for agents ask for more). */
-  snippetChars?: number;
-  /** Per-chunk results (the shape before results were notes) instead of one result per note. */
-  chunks?: boolean;
-  /** Hybrid only: the lexical side's weight (0–1; `npm run eval` measures each side alone with 1 and 0). */
-  lexicalWeight?: number;
-  /** Hybrid only: the lexical side alone, without embedding the query (chat auto context while no model is loaded). */
-  lexicalOnly?: boolean;
-  /** The query's embedding, already requested with embedQuery (a host overlapping it with an index run). */
-  queryVector?: Promise<Float32Array>;
-}
-
 /** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */
 export class KilnMissingError extends HearthError {
   constructor(kilnRoot: string) {
@@ -64,20 +48,12 @@ export class IndexDisposedError extends HearthError {
   }
 }
 
-/** Chunks asked of the vector side per note wanted (notes have several chunks each). */
-const CHUNKS_PER_NOTE = 5;
-
 /**
  * The kiln's index as one service: the store chosen by `[processing] store` under
  * `<kiln>/.hearth/index/`, the embedder from `[embedding]` (created on first need and kept), and
  * incremental runs and searches over them. Runs are serialized; searches read the store directly.
  * The editor and the CLI each own one per kiln and dispose it.
  */
-/** A note's chunks for ranking: the lexical side's when it holds them (one loaded from its file holds none), else the store's. */
-function chunkSource(lexicon: { chunksOf(path: string): ChunkRecord[] | undefined }, store: VectorStore): (path: string) => ChunkRecord[] {
-  return (path) => lexicon.chunksOf(path) ?? noteChunks(store, path);
-}
-
 export class KilnIndex {
   readonly setup: EmbedderSetup;
   readonly kind: StoreKind;
@@ -258,45 +234,11 @@ export class KilnIndex {
     }
     // The notes on disk (the markdown and YAML parsers load for these modes only).
     if (mode === 'property') return (await import('./diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
-    const store = await this.store();
-    if (mode === 'hybrid' && request.lexicalOnly) {
-      const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await this.lexicalSide.of(store);
-      const notes = request.chunks ? limit * 2 : limit;
-      const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf: chunkSource(lexicon, store) });
-      return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
-    }
+    const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: () => ({ mutations: this.mutations, writing: this.writing }) };
+    if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, request);
     const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
     embedding.catch(() => undefined);
-    // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
-    const notes = request.chunks ? limit * 2 : limit;
-    // The lexical side loads (its file read and checked) and scores its best notes while the query
-    // is still being embedded (by a worker thread or a web service).
-    // Notes that change meanwhile (a run, which another search then swaps into the same lexical
-    // side) make what was computed stale: the ranking then scores them as they are, as before.
-    const settled = this.writing === 0 ? this.mutations : undefined;
-    let inProcess = mode === 'hybrid' && !store.lexicalSearch ? await this.wordSide(store, query, notes) : undefined;
-    const vector = await embedding;
-    if (inProcess && settled !== this.mutations) inProcess = { lexicon: inProcess.lexicon, words: new WordScores(inProcess.lexicon, inProcess.lexicon.query(query)) };
-    let ranked: RankedNote[];
-    if (mode === 'semantic') {
-      ranked = rankSemantic(await this.vectorHits(store, vector, notes), notes);
-    } else {
-      const nearest = await store.search(vector, Math.max(notes * CHUNKS_PER_NOTE, 50));
-      // The store's own full-text search also scores the notes the vector side found.
-      const vectorNotes = [...new Set(nearest.map((h) => h.notePath))];
-      const lexicon = inProcess?.lexicon ?? (await StoreLexicon.search(store, query, Math.max(notes, LEXICAL_DEPTH), vectorNotes));
-      const chunksOf = chunkSource(lexicon, store);
-      ranked = rankHybrid(lexicon, inProcess?.words.q ?? lexicon.query(query), nearest, notes, { lexicalWeight: request.lexicalWeight, chunksOf, words: inProcess?.words });
-    }
-    return toResults(ranked, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
-  }
-
-  /** The in-process lexical side of a hybrid search, with the word-side scores of its best notes computed. */
-  private async wordSide(store: VectorStore, query: string, notes: number): Promise<{ lexicon: NoteBm25; words: WordScores }> {
-    const lexicon = await this.lexicalSide.of(store);
-    const words = new WordScores(lexicon, lexicon.query(query));
-    words.prepare(notes, chunkSource(lexicon, store));
-    return { lexicon, words };
+    return rankedSearch(sides, query, mode, embedding, request);
   }
 
   /**
@@ -334,14 +276,6 @@ export class KilnIndex {
       if (!isHearthError(error) || error.code !== 'index.unreachable') throw error;
       this.options.log.child('index').warn(`${error.message} Meanwhile ${mode} search reads the notes on disk.`);
       return undefined;
-    }
-  }
-
-  /** Enough vector hits to cover `notes` distinct notes (or every chunk). */
-  private async vectorHits(store: VectorStore, vector: Float32Array, notes: number): Promise<SearchHit[]> {
-    for (let depth = Math.max(notes * CHUNKS_PER_NOTE, 50); ; depth *= 4) {
-      const hits = await store.search(vector, depth);
-      if (hits.length < depth || new Set(hits.map((h) => h.notePath)).size >= notes) return hits;
     }
   }
 
