@@ -60,6 +60,7 @@ export class KilnIndex {
   readonly dir: string;
   private opened?: Promise<VectorStore>;
   private embedder?: Promise<Embedder>;
+  private embedderAnswered = false;
   private rebuiltReason?: string;
   private queue: Promise<unknown> = Promise.resolve();
   /** Set by dispose: nothing is opened again afterwards. */
@@ -97,9 +98,13 @@ export class KilnIndex {
     return building && building.done < building.total ? { ...building } : undefined;
   }
 
-  /** Whether the embedding model was created in this process (a cold CLI has not loaded it yet). */
+  /**
+   * Whether the embedding model has answered in this process: a cold CLI has not loaded it yet, and
+   * a run that is loading it (a local model loads on its first embed, which may mean a download)
+   * has not either, so chat's auto context answers from the words instead of waiting for it.
+   */
   get embedderLoaded(): boolean {
-    return this.embedder !== undefined;
+    return this.embedderAnswered;
   }
 
   /** Whether an index was ever built here (without opening it or loading a model). */
@@ -298,10 +303,27 @@ export class KilnIndex {
 
   private getEmbedder(): Promise<Embedder> {
     if (this.disposed && !this.embedder) return Promise.reject(new IndexDisposedError());
-    return (this.embedder ??= this.setup.create().catch((error) => {
-      this.embedder = undefined;
-      throw error;
-    }));
+    return (this.embedder ??= this.setup.create().then(
+      (embedder) => this.notingAnswers(embedder),
+      (error) => {
+        this.embedder = undefined;
+        throw error;
+      },
+    ));
+  }
+
+  /** The embedder, noting its first answer (see embedderLoaded). */
+  private notingAnswers(embedder: Embedder): Embedder {
+    return {
+      providerType: embedder.providerType,
+      model: embedder.model,
+      embed: async (texts, signal) => {
+        const vectors = await embedder.embed(texts, signal);
+        this.embedderAnswered = true;
+        return vectors;
+      },
+      ...(embedder.dispose ? { dispose: () => embedder.dispose!() } : {}),
+    };
   }
 
   private store(): Promise<VectorStore> {

@@ -1,6 +1,7 @@
 // Auto context on a real index (tiny local_cpu model, transformers.js in this thread): the best
 // sections with path and line range, budgeted, a cut that says where; a cold index (model not
-// loaded) searches lexically and never loads the model; no index → skipped with a reason; then the
+// loaded) searches lexically and never loads the model, and so does an index whose run is still
+// loading it (it does not wait for the load); no index → skipped with a reason; then the
 // chat controller giving the sections to the agent and listing them as sources.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { gatherAutoContext } from '../../../src/core/chat/autoContext';
 import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
-import { makeKiln, removeKiln, tinyIndex } from '../index/kilnIndexHelpers';
+import { makeKiln, removeKiln, tinyIndex, writeNotes } from '../index/kilnIndexHelpers';
 import { FakeCatalog, MemoryStorage } from './fakeCatalog';
 import { silentLogger } from '../../../src/core/host';
 
@@ -55,6 +56,54 @@ test('hits below the relevance floor are not context: a message sharing nothing 
     assert.equal(relevant.attachments[0]?.path, 'techniques/Composting.md');
   } finally {
     await index.dispose();
+  }
+});
+
+test('while a run is still loading the model, auto context answers from the words at once; with the model once it has answered', async () => {
+  const dir = makeKiln({ 'soil.md': '# Soil\n\nCompost feeds the soil.\n' });
+  const builder = tinyIndex(dir);
+  await builder.update();
+  await builder.dispose();
+  writeNotes(dir, { 'peas.md': '# Peas\n\nSow peas in March.\n' });
+  // The run's embedder is made at once, but its first embed (where a local model loads) waits.
+  const index = tinyIndex(dir);
+  const make = index.setup.create;
+  let loaded!: () => void;
+  const loading = new Promise<void>((resolve) => (loaded = resolve));
+  let asked!: () => void;
+  const embedAsked = new Promise<void>((resolve) => (asked = resolve));
+  index.setup.create = async () => {
+    const embedder = await make();
+    return {
+      providerType: embedder.providerType,
+      model: embedder.model,
+      embed: async (texts: string[], signal?: AbortSignal) => {
+        asked();
+        await loading;
+        return embedder.embed(texts, signal);
+      },
+      dispose: async () => embedder.dispose?.(),
+    };
+  };
+  try {
+    const run = index.update();
+    await embedAsked;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), 10_000)));
+    const meanwhile = await Promise.race([gatherAutoContext('compost for the soil', index), timeout]);
+    clearTimeout(timer);
+    if (meanwhile === 'stalled') assert.fail('auto context waited for the model to load');
+    assert.equal(meanwhile.lexicalOnly, true);
+    assert.equal(meanwhile.attachments[0]?.path, 'soil.md');
+    loaded();
+    await run;
+    const after = await gatherAutoContext('compost for the soil', index);
+    assert.equal(after.lexicalOnly, false, 'the model has answered: hybrid');
+    assert.equal(after.attachments[0]?.path, 'soil.md');
+  } finally {
+    loaded();
+    await index.dispose();
+    removeKiln(dir);
   }
 });
 
