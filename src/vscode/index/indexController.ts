@@ -7,32 +7,27 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { relative, sep } from 'node:path';
 import type { LoadedConfig } from '../../core/config/load';
 import { describeError, isHearthError } from '../../core/errors';
-
-/** How often an unreachable index database is tried again. */
-const UNREACHABLE_RETRY_MS = 30_000;
 import type { Host, Logger, Progress } from '../../core/host';
 import type { Redactor } from '../../core/logging/redactor';
 import type { IndexReport } from '../../core/index/indexer';
 import type { KilnIndex } from '../../core/index/kilnIndex';
-import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
 import { indexingState, unfinishedAfter, type IndexState } from './indexState';
 import { checkIndexMessage, describeRun, statusItemText } from './indexMessages';
+import { KilnWatcher } from './kilnWatcher';
+
+/** How often an unreachable index database is tried again. */
+const UNREACHABLE_RETRY_MS = 30_000;
 
 export const SEMANTIC_SEARCH_COMMAND = 'hearth.semanticSearch';
 /** configCommands.ts registers it; named here so this file does not load the config commands. */
 const SHOW_LOG_COMMAND = 'hearth.showLog';
-/** Saves and renames arrive in bursts (format on save, git checkout): wait for them to settle. */
-const WATCH_DEBOUNCE_MS = 1500;
 
 export class IndexController implements vscode.Disposable {
   private index: KilnIndex | undefined;
   private key: string | undefined;
-  private watcher: vscode.Disposable | undefined;
-  private pending = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  private watcher: KilnWatcher | undefined;
   private indexState: IndexState = { kind: 'off', reason: 'no workspace' };
   /** A shared index database that was unreachable is tried again on this timer until it answers. */
   private retry?: ReturnType<typeof setTimeout>;
@@ -222,7 +217,6 @@ export class IndexController implements vscode.Disposable {
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.retry);
-    clearTimeout(this.timer);
     this.watcher?.dispose();
     this.statusItem.dispose();
     this._onDidChangeIndex.dispose();
@@ -237,8 +231,6 @@ export class IndexController implements vscode.Disposable {
   }
 
   private async replace(index: KilnIndex | undefined): Promise<void> {
-    clearTimeout(this.timer);
-    this.pending.clear();
     this.watcher?.dispose();
     this.watcher = undefined;
     const old = this.index;
@@ -249,25 +241,7 @@ export class IndexController implements vscode.Disposable {
   }
 
   private watch(index: KilnIndex): void {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(index.kilnRoot), '**/*'));
-    const onEvent = (uri: vscode.Uri) => {
-      const path = relative(index.kilnRoot, uri.fsPath).split(sep).join('/');
-      // The index's own writes (.hearth) and anything outside the kiln are not notes.
-      if (!path || path.startsWith('..') || path.split('/').some((s) => ALWAYS_EXCLUDED.includes(s))) return;
-      // Non-note files are ignored, but a path without an extension may be a folder (renamed or deleted).
-      if (!isNotePath(path) && /\.[^/]+$/.test(path)) return;
-      this.pending.add(path);
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.flushPending(index), WATCH_DEBOUNCE_MS);
-    };
-    this.watcher = vscode.Disposable.from(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
-  }
-
-  private flushPending(index: KilnIndex): void {
-    if (index !== this.index || this.pending.size === 0) return;
-    const paths = [...this.pending];
-    this.pending.clear();
-    void this.run(index, { paths });
+    this.watcher = new KilnWatcher(index.kilnRoot, (paths) => index === this.index && void this.run(index, { paths }));
   }
 
   /** Full runs show a (cancellable) notification; background runs for a few paths only the status bar. */
