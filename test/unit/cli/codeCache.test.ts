@@ -28,6 +28,16 @@ function fixture(): { code: string; cacheRoot: string; cacheDir: string; elsewhe
   return { code, cacheRoot, cacheDir: join(cacheRoot, 'build-1', 'search'), elsewhere, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** Runs `body` on a fresh fixture, removed once `body` has ended, however it ended. */
+async function withFixture(body: (f: ReturnType<typeof fixture>) => void | Promise<void>): Promise<void> {
+  const f = fixture();
+  try {
+    await body(f);
+  } finally {
+    f.cleanup();
+  }
+}
+
 function run(code: string, cacheRoot: string, entry = './a.cjs', nodeFlags: string[] = [], timeout = 60_000): { value: unknown; report: CodeCacheReport } {
   const child = spawnSync(process.execPath, [...nodeFlags, '--import', TSX_LOADER, CHILD, code, cacheRoot, entry], { encoding: 'utf8', timeout });
   assert.equal(child.status, 0, child.stderr);
@@ -36,8 +46,7 @@ function run(code: string, cacheRoot: string, entry = './a.cjs', nodeFlags: stri
 }
 
 test('the first run writes the bytecode of its chunks; the next compiles from it, with the same result', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     const first = run(f.code, f.cacheRoot);
     assert.equal(first.value, 'hello cache 30');
     assert.deepEqual(first.report.missing, ['a.cjs', 'b.cjs'], 'only the chunks of the code folder (lib/c.cjs compiles as usual)');
@@ -51,14 +60,11 @@ test('the first run writes the bytecode of its chunks; the next compiles from it
     assert.equal(second.value, 'hello cache 30');
     assert.deepEqual(second.report.accepted, ['a.cjs', 'b.cjs']);
     assert.deepEqual([second.report.missing, second.report.rejected, second.report.written], [[], [], []], 'nothing written again');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a damaged or truncated cache file is refused by V8: the chunk compiles afresh and the file is written again', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     run(f.code, f.cacheRoot);
     const good = readFileSync(join(f.cacheDir, 'b.cjs.v8'));
     writeFileSync(join(f.cacheDir, 'a.cjs.v8'), Buffer.from('not bytecode at all, but the right length?'.repeat(20)));
@@ -68,14 +74,11 @@ test('a damaged or truncated cache file is refused by V8: the chunk compiles afr
     assert.deepEqual(damaged.report.rejected, ['a.cjs', 'b.cjs']);
     assert.deepEqual(damaged.report.written.sort(), ['a.cjs', 'b.cjs']);
     assert.deepEqual(run(f.code, f.cacheRoot).report.accepted, ['a.cjs', 'b.cjs'], 'mended');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a cache folder others may write to is neither read nor written', { skip: posixOnly }, () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     run(f.code, f.cacheRoot);
     chmodSync(f.cacheDir, 0o777);
     const shared = run(f.code, f.cacheRoot);
@@ -83,14 +86,11 @@ test('a cache folder others may write to is neither read nor written', { skip: p
     assert.match(shared.report.unusable ?? '', /others may write to .*search$/);
     assert.deepEqual([shared.report.accepted, shared.report.written], [[], []]);
     assert.equal(statSync(f.cacheDir).mode & 0o777, 0o777, 'left as it was');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a link or a file in the cache folder\'s place is not used; the command runs', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     // A link to a folder holding good bytecode: still not read (lstat, never followed).
     run(f.code, f.cacheRoot);
     const real = join(f.cacheRoot, 'build-1', 'real');
@@ -107,40 +107,31 @@ test('a link or a file in the cache folder\'s place is not used; the command run
     assert.equal(file.value, 'hello cache 30');
     assert.match(file.report.unusable ?? '', /is not a folder/);
     assert.equal(readFileSync(f.cacheDir, 'utf8'), 'a file', 'left as it was');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a cache folder that cannot be made: nothing written, the command runs', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     mkdirSync(join(f.cacheRoot, '..'), { recursive: true });
     writeFileSync(f.cacheRoot, 'a file where the code cache folder goes');
     const result = run(f.code, f.cacheRoot);
     assert.equal(result.value, 'hello cache 30');
     assert.deepEqual(result.report.missing, ['a.cjs', 'b.cjs']);
     assert.deepEqual(result.report.written, []);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a chunk that calls import() compiles as Node does, and its import works without a warning', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     const result = run(f.code, f.cacheRoot, './lazy.cjs');
     assert.equal(result.value, 'y.md');
     assert.deepEqual(result.report.bypassed, ['lazy.cjs']);
     assert.equal(existsSync(join(f.cacheDir, 'lazy.cjs.v8')), false);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('writing removes the folders of other builds no run has written to for a month, and only those', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     const old = join(f.cacheRoot, 'build-0', 'search');
     const recent = join(f.cacheRoot, 'build-2', 'index');
     mkdirSync(old, { recursive: true });
@@ -151,9 +142,7 @@ test('writing removes the folders of other builds no run has written to for a mo
     assert.equal(existsSync(join(f.cacheRoot, 'build-0')), false);
     assert.equal(existsSync(recent), true);
     assert.equal(existsSync(join(f.cacheDir, 'a.cjs.v8')), true);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('each command has its own cache folder; anything else shares one', () => {
@@ -163,8 +152,7 @@ test('each command has its own cache folder; anything else shares one', () => {
 });
 
 test('a cache folder swapped for another user\'s after the check: their bytecode (for a source of the same length) never runs', { skip: posixOnly }, () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     // Bytecode V8 made for another source of b.cjs's length: V8 checks the length, not the text.
     const good = readFileSync(join(f.code, 'b.cjs'), 'utf8');
     const evilCode = join(f.code, '..', 'evil');
@@ -186,14 +174,11 @@ test('a cache folder swapped for another user\'s after the check: their bytecode
     const swapped = run(f.code, f.cacheRoot, './swapped.cjs');
     assert.equal(swapped.value, 30, 'b.cjs ran as written, not as their bytecode says');
     assert.equal(swapped.report.accepted.includes('b.cjs'), false);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a stack trace points where the error was made, on the first line too (a minified chunk is one line), from the cache or not', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     const line = '"use strict";exports.value = () => { try { return fail(); } catch (error) { return error.stack.split("\\n")[1]; } }; function fail() { throw new Error("here"); }';
     writeFileSync(join(f.code, 'oneLine.cjs'), `${line}\n`);
     const column = line.indexOf('new Error') + 1;
@@ -203,28 +188,22 @@ test('a stack trace points where the error was made, on the first line too (a mi
     const cached = run(f.code, f.cacheRoot, './oneLine.cjs');
     assert.deepEqual(cached.report.accepted, ['oneLine.cjs']);
     assert.equal(cached.value, first.value);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('node --enable-source-maps: a chunk\'s stack trace names its source (the chunks then compile as Node does)', () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     const source = 'export function value(): string {\n  try {\n    throw new Error("here");\n  } catch (error) {\n    return (error as Error).stack!.split("\\n")[1];\n  }\n}\n';
     const built = transformSync(source, { loader: 'ts', format: 'cjs', sourcemap: 'inline', sourcefile: 'thrower.ts' });
     writeFileSync(join(f.code, 'mapped.cjs'), built.code);
     const result = run(f.code, f.cacheRoot, './mapped.cjs', ['--enable-source-maps']);
     assert.match(String(result.value), /thrower\.ts:3:11\)$/);
     assert.deepEqual([result.report.accepted, result.report.missing, result.report.written], [[], [], []]);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a pipe in a cache file\'s place is not waited on: the chunk compiles afresh, the command ends, the file is written again', { skip: posixOnly }, () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     run(f.code, f.cacheRoot);
     rmSync(join(f.cacheDir, 'b.cjs.v8'));
     execFileSync('mkfifo', [join(f.cacheDir, 'b.cjs.v8')]);
@@ -233,14 +212,11 @@ test('a pipe in a cache file\'s place is not waited on: the chunk compiles afres
     assert.deepEqual(piped.report.accepted, ['a.cjs']);
     assert.deepEqual(piped.report.written, ['b.cjs']);
     assert.ok(lstatSync(join(f.cacheDir, 'b.cjs.v8')).isFile(), 'a cache file in its place again');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('root (sudo keeping the user\'s HOME, as macOS does) never creates the cache folder inside another user\'s folder', { skip: process.getuid?.() !== 0 && 'only root' }, () => {
-  const f = fixture();
-  try {
+  return withFixture((f) => {
     // The user's cache folder (~/.cache, ~/Library/Caches): theirs, with nothing of Hearth's yet.
     const usersCache = join(f.cacheRoot, '..', '..');
     mkdirSync(usersCache, { recursive: true });
@@ -252,14 +228,11 @@ test('root (sudo keeping the user\'s HOME, as macOS does) never creates the cach
     // Where root's own folder is the nearest one (root's home), root keeps a cache as anyone does.
     chownSync(usersCache, 0, 0);
     assert.deepEqual(run(f.code, f.cacheRoot).report.written.sort(), ['a.cjs', 'b.cjs']);
-  } finally {
-    f.cleanup();
-  }
+  });
 });
 
 test('a link left at a partial file\'s name is not written through: the file it points to stays as it was', { skip: posixOnly }, async () => {
-  const f = fixture();
-  try {
+  return withFixture(async (f) => {
     run(f.code, f.cacheRoot);
     rmSync(join(f.cacheDir, 'b.cjs.v8'));
     const victim = join(f.elsewhere, 'victim.txt');
@@ -279,7 +252,5 @@ test('a link left at a partial file\'s name is not written through: the file it 
     assert.equal(readFileSync(victim, 'utf8'), 'keep me');
     assert.equal(report.written.includes('b.cjs'), false, 'not written this time; the next run does');
     assert.equal(existsSync(join(f.cacheDir, `b.cjs.v8.${child.pid}.partial`)), false, 'the link is gone');
-  } finally {
-    f.cleanup();
-  }
+  });
 });
