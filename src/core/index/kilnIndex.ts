@@ -70,6 +70,8 @@ export class KilnIndex {
   private mutations = 0;
   private writing = 0;
   private readonly lexicalSide: StoreBm25;
+  /** The counters above, for the lexical side and a search to tell whether notes changed under them. */
+  private readonly runState = () => ({ version: this.version, mutations: this.mutations, writing: this.writing });
   private runProgress?: Progress;
   /** The whole-kiln run's last count (see `indexing`). */
   private building?: { done: number; total: number };
@@ -82,7 +84,7 @@ export class KilnIndex {
     this.setup = embedderSetup(options.embedding, { workers: options.processing.parallel_workers, ...options.embedderDeps, progress: downloads });
     this.kind = options.processing.store;
     this.dir = storeDir(options.kilnRoot, this.kind);
-    this.lexicalSide = new StoreBm25(this.dir, options.log.child('index'), () => ({ version: this.version, mutations: this.mutations, writing: this.writing }));
+    this.lexicalSide = new StoreBm25(this.dir, options.log.child('index'), this.runState);
   }
 
   get kilnRoot(): string {
@@ -239,7 +241,7 @@ export class KilnIndex {
     }
     // The notes on disk (the markdown and YAML parsers load for these modes only).
     if (mode === 'property') return (await import('./diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
-    const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: () => ({ mutations: this.mutations, writing: this.writing }) };
+    const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: this.runState };
     if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, request);
     const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
     embedding.catch(() => undefined);
