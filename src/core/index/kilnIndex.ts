@@ -242,10 +242,10 @@ export class KilnIndex {
     // The notes on disk (the markdown and YAML parsers load for these modes only).
     if (mode === 'property') return (await import('./diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: this.runState };
-    if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, request);
+    if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, { ...request, limit });
     const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
     embedding.catch(() => undefined);
-    return rankedSearch(sides, query, mode, embedding, request);
+    return rankedSearch(sides, query, mode, embedding, { ...request, limit });
   }
 
   /**

@@ -43,10 +43,13 @@ function chunkSource(lexicon: { chunksOf(path: string): ChunkRecord[] | undefine
   return (path) => lexicon.chunksOf(path) ?? noteChunks(store, path);
 }
 
+/** A request whose limit the caller has settled (KilnIndex.search's default). */
+type LimitedRequest = SearchRequest & { limit: number };
+
 /** Hybrid search on the words alone, with no embedding asked for (`lexicalOnly`). */
-export async function lexicalOnlySearch(sides: RankedSearchSides, query: string, request: SearchRequest): Promise<SearchResult[]> {
+export async function lexicalOnlySearch(sides: RankedSearchSides, query: string, request: LimitedRequest): Promise<SearchResult[]> {
   const { store } = sides;
-  const limit = request.limit ?? 10;
+  const { limit } = request;
   const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await sides.lexicalSide.of(store);
   const notes = request.chunks ? limit * 2 : limit;
   const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf: chunkSource(lexicon, store) });
@@ -54,9 +57,9 @@ export async function lexicalOnlySearch(sides: RankedSearchSides, query: string,
 }
 
 /** A hybrid or semantic search, `embedding` being the query's vector on its way. */
-export async function rankedSearch(sides: RankedSearchSides, query: string, mode: 'hybrid' | 'semantic', embedding: Promise<Float32Array>, request: SearchRequest): Promise<SearchResult[]> {
+export async function rankedSearch(sides: RankedSearchSides, query: string, mode: 'hybrid' | 'semantic', embedding: Promise<Float32Array>, request: LimitedRequest): Promise<SearchResult[]> {
   const { store } = sides;
-  const limit = request.limit ?? 10;
+  const { limit } = request;
   // With `chunks` the notes are the source of the chunks: a few more of them leave room to choose.
   const notes = request.chunks ? limit * 2 : limit;
   // The lexical side loads (its file read and checked) and scores its best notes while the query
