@@ -4,7 +4,7 @@
  * `--token`-style `args` become MASKED_SECRET. References (`{env:X}`, `{secret:X}`) are printed as
  * written: they say where a secret comes from without containing it.
  */
-import { isSecretFlag } from '../logging/redactor';
+import { isDatabaseScheme, isSecretFlag } from '../logging/redactor';
 import { parseSecretReference } from './resolveSecret';
 
 export const MASKED_SECRET = '********';
@@ -63,7 +63,7 @@ function maskUrl(value: string): string {
   const parts = URL_PARTS.exec(value.trim());
   if (!parts) return value;
   const [, scheme, userinfo, rest, query, fragment] = parts;
-  const user = userinfo === undefined ? '' : `${isReference(userinfo, false) ? userinfo : MASKED_SECRET}@`;
+  const user = userinfo === undefined ? '' : `${maskUserinfo(scheme, userinfo)}@`;
   const maskedQuery =
     query === undefined
       ? ''
@@ -77,6 +77,19 @@ function maskUrl(value: string): string {
           })
           .join('&')}`;
   return `${scheme}${user}${rest}${maskedQuery}${fragment ?? ''}`;
+}
+
+/**
+ * A database URL's user is a role name (`postgres://postgres@db`): only its password is masked.
+ * Elsewhere the whole userinfo goes (`https://TOKEN@host` carries a token as the user name).
+ */
+function maskUserinfo(scheme: string, userinfo: string): string {
+  if (isReference(userinfo, false)) return userinfo;
+  if (!isDatabaseScheme(scheme)) return MASKED_SECRET;
+  const colon = userinfo.indexOf(':');
+  if (colon < 0) return userinfo;
+  const password = userinfo.slice(colon + 1);
+  return `${userinfo.slice(0, colon + 1)}${isReference(decodeSafe(password), false) ? password : MASKED_SECRET}`;
 }
 
 function decodeSafe(text: string): string {

@@ -32,6 +32,11 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+/** `postgres:` / `postgresql:` (as URL.protocol gives it, or a scheme with `://`): its user name is a role name. */
+export function isDatabaseScheme(scheme: string): boolean {
+  return /^postgres(?:ql)?:(?:\/\/)?$/i.test(scheme);
+}
+
 /** True for command-line flags whose value is a secret (`--token`, `--api-key`, `--password`). */
 export function isSecretFlag(arg: string): boolean {
   return SECRET_FLAG.test(arg.split('=', 1)[0]);
@@ -57,9 +62,10 @@ export class Redactor {
     if (!url) return;
     const user = safeDecode(url.username);
     const password = safeDecode(url.password);
-    // `https://TOKEN@host` carries the token as the user name; with a password the name is just a name.
+    // `https://TOKEN@host` carries the token as the user name; with a password the name is just a
+    // name, and so is a database URL's user (a role such as `postgres`, never a credential).
     if (password) this.add(password);
-    else this.add(user);
+    else if (!isDatabaseScheme(url.protocol)) this.add(user);
     for (const [name, val] of url.searchParams) if (isSecretName(name)) this.add(val);
   }
 
