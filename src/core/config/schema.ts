@@ -222,7 +222,7 @@ export const ProcessingSchema = z.strictObject({
   ),
   kiln_id: described(
     z.optional(z.string().check(z.regex(/^[\x21-\x7e]{1,200}$/, 'kiln_id must be 1-200 printable characters without spaces'))),
-    "This kiln's namespace in a shared database; default: the git remote (userinfo stripped; a kiln below the repository root adds its folder inside it), else the folder name",
+    "This kiln's namespace in a shared database; default: the git remote (userinfo stripped; a kiln below the repository root adds its folder inside it), else the folder name and a short hash of its real path",
   ),
   parallel_workers: z._default(positiveInt, () => Math.max(1, Math.floor(availableParallelism() / 2))),
   exclude: described(z._default(z.array(nonEmpty), []), 'Globs; .git, node_modules and .hearth are always excluded'),

@@ -45,6 +45,10 @@ export const TRUST_GATED_KEYS: readonly GatedKey[] = [
     when: (value, ctx) => typeof value === 'string' && isLocalModelPath(value) && !isInside(ctx.workspaceRoot, value, ctx.home),
   },
   { pattern: 'processing.database_url', area: 'database', why: 'it sends your notes to this database' },
+  // A cloned folder that names the team's kiln would replace the team's rows for every member;
+  // one that switches to postgres would send its notes to the database your global config names.
+  { pattern: 'processing.kiln_id', area: 'database', why: "it chooses whose rows in the shared database this folder's notes replace" },
+  { pattern: 'processing.store', area: 'database', why: 'it sends your notes to the shared database', when: (value) => value === 'postgres' },
   { pattern: 'kiln_path', area: 'kiln', why: 'it points outside this folder', when: (value, ctx) => typeof value === 'string' && !isInside(ctx.workspaceRoot, value, ctx.home) },
   { pattern: 'agent_directories', area: 'agents', why: 'agent cards from there instruct the agents' },
 ];

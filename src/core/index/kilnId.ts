@@ -1,11 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /**
  * The kiln's namespace in a shared database (`[processing].kiln_id`): set in the config, else the
  * git remote of the kiln's repository (so every clone of one repository shares its notes' rows),
- * else the folder name. `https://user:pw@github.com/team/notes.git` and
- * `git@github.com:team/notes.git` both give `github.com/team/notes`. A kiln below the repository's
+ * else the folder name with a short hash of its real path (`notes-3f2a9c1b`, folderKilnId).
+ * `https://user:pw@github.com/team/notes.git` and `git@github.com:team/notes.git` both give `github.com/team/notes`. A kiln below the repository's
  * root gets its folder inside the repository appended (`github.com/team/mono/docs`): two kilns of
  * one repository must never share a namespace (each run would drop the other's notes as deleted),
  * while every clone still agrees on the id.
@@ -15,9 +16,19 @@ export async function resolveKilnId(kilnRoot: string, configured?: string): Prom
   const kiln = path.resolve(kilnRoot);
   const repo = await readGitRemote(kiln);
   const id = repo ? normalizeRemote(repo.remote) : undefined;
-  if (!id || !repo) return path.basename(kiln);
+  if (!id || !repo) return folderKilnId(kiln);
   const inside = path.relative(repo.root, kiln).split(path.sep).join('/');
   return inside ? `${id}/${inside}` : id;
+}
+
+/**
+ * The id of a kiln without a remote: its folder's name alone made every `notes` folder on every
+ * machine one namespace, each run deleting the other's rows. The real path's hash keeps them apart
+ * (a link to the kiln gets the kiln's id) while the name keeps the id readable.
+ */
+export async function folderKilnId(kiln: string): Promise<string> {
+  const real = await realpath(kiln).catch(() => kiln);
+  return `${path.basename(real) || 'kiln'}-${createHash('sha256').update(real).digest('hex').slice(0, 8)}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { resolveKilnId } from '../../../src/core/index/kilnId';
+import { folderKilnId, resolveKilnId } from '../../../src/core/index/kilnId';
 
 const origin = (url: string) => `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
 
@@ -57,20 +57,21 @@ test('a linked worktree and a submodule (.git is a file) take their own reposito
   }
 });
 
-test('hostile .git in the kiln: a huge file, a pointer to nowhere, a config without remotes: the folder name, no stall', async () => {
+test('hostile .git in the kiln: a huge file, a pointer to nowhere, a config without remotes: the folder\'s own id, no stall', async () => {
   const s = scratch();
   try {
     const kiln = join(s.root, 'notes');
     mkdirSync(kiln);
     writeFileSync(join(kiln, '.git'), 'gitdir: ');
     truncateSync(join(kiln, '.git'), 512 * 1024 * 1024); // sparse: 512 MB that must never be read
-    assert.equal(await resolveKilnId(kiln), 'notes');
+    const own = await folderKilnId(kiln);
+    assert.equal(await resolveKilnId(kiln), own);
     writeFileSync(join(kiln, '.git'), 'gitdir: /nonexistent/place\n');
-    assert.equal(await resolveKilnId(kiln), 'notes', 'a pointer to nowhere is a repository without a remote');
+    assert.equal(await resolveKilnId(kiln), own, 'a pointer to nowhere is a repository without a remote');
     rmSync(join(kiln, '.git'));
     mkdirSync(join(kiln, '.git'));
     writeFileSync(join(kiln, '.git', 'config'), '[core]\n\tbare = false\n');
-    assert.equal(await resolveKilnId(kiln), 'notes');
+    assert.equal(await resolveKilnId(kiln), own);
   } finally {
     s.remove();
   }

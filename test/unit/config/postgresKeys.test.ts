@@ -39,7 +39,7 @@ test('database_url waits for trust: an untrusted workspace file does not send no
   assert.ok(loaded.withheld.some((key) => key.keyPath === 'processing.database_url'));
 });
 
-test('kiln_id: ssh and https forms of one repository give the same id, userinfo stripped; else the folder name', async () => {
+test('kiln_id: ssh and https forms of one repository give the same id, userinfo stripped; else the folder name and its path\'s hash', async () => {
   const forms = [
     'git@github.com:team/notes.git',
     'https://alice:ghp_secret123@github.com/team/notes.git',
@@ -53,7 +53,7 @@ test('kiln_id: ssh and https forms of one repository give the same id, userinfo 
   try {
     const kiln = join(root, 'notes');
     mkdirSync(kiln);
-    assert.equal(await resolveKilnId(kiln), 'notes');
+    assert.match(await resolveKilnId(kiln), /^notes-[0-9a-f]{8}$/);
     mkdirSync(join(root, '.git'));
     writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://bob:hunter22@gitlab.example.com/docs/handbook.git\n');
     const id = await resolveKilnId(kiln);
