@@ -136,7 +136,7 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # [processing]
 # store = "flat"                   # flat | vectra | postgres
 # database_url = "{env:HEARTH_DATABASE_URL}"   # store = "postgres": postgres://user@host:5432/db?sslmode=require
-# kiln_id = "github.com/team/notes" # namespace in a shared database; default: the git remote (+ the kiln folder inside the repository), else the folder name
+# kiln_id = "github.com/team/notes" # namespace in a shared database; default: the git remote (+ the kiln folder inside the repository), else the folder name + a hash of its path; waits for trust
 # parallel_workers = 2             # local_cpu embedding threads; default: half the CPU cores
 # exclude = ["drafts/**"]          # .git, node_modules and .hearth are always excluded
 # max_file_size_kb = 1024
