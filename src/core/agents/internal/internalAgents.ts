@@ -17,7 +17,7 @@ import { describeCard } from '../agentCards';
 import type { AgentStartOptions } from '../agentSession';
 import { filterTools, fromGatewayTool, fromKilnTool, type AgentTool, type GatewayToolSource } from '../agentTools';
 import { InternalAgentSession } from './internalSession';
-import { findRulesFiles, formatRules } from './rulesFiles';
+import { findRulesFiles, formatRules, type SkippedRulesFile } from './rulesFiles';
 import { buildSystemPrompt } from './systemPrompt';
 
 export interface InternalAgentDeps {
@@ -67,7 +67,8 @@ export async function startInternalAgent(card: AgentCard, options: AgentStartOpt
   }
   const filter = { globs: card.tools, readOnlyOnly: small };
   const tools = () => filterTools(allTools(deps), filter);
-  const rules = formatRules(await findRulesFiles(options.cwd, config.context.rules_files));
+  const onSkipped = ({ label, reason }: SkippedRulesFile) => deps.log.child('agents').warn(`rules file ${label} skipped: ${reason}`);
+  const rules = formatRules(await findRulesFiles(options.cwd, config.context.rules_files, { onSkipped }));
   const systemPrompt = buildSystemPrompt({ cardPrompt: card.systemPrompt, tools: tools(), small, workspace: options.cwd, kiln: deps.kilnContext.kilnRoot, rules });
   deps.log.child('agents').debug(`${card.name} on ${settings.name}/${settings.model ?? ''}${small ? ' (small model: read-only tools)' : ''}`);
   return new InternalAgentSession({
