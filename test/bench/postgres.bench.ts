@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresStore } from '../../src/core/index/store/postgresStore';
 import type { ChunkRecord } from '../../src/core/index/store/vectorStore';
-import { rankHybrid } from '../../src/core/index/noteRanking';
-import { StoreLexicon } from '../../src/core/index/storeLexicon';
+import { rankHybrid } from '../../src/core/index/search/noteRanking';
+import { StoreLexicon } from '../../src/core/index/search/storeLexicon';
 import { makeKiln, removeKiln } from '../unit/index/kilnIndexHelpers';
 import { pgIndex, startOpenAiEmbeddings, startPgServer } from '../unit/store/pgHelpers';
 

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { EmbeddingSchema, ProcessingSchema } from '../../src/core/config/schema';
 import { silentLogger } from '../../src/core/host';
 import { KilnIndex } from '../../src/core/index/kilnIndex';
-import type { SearchMode } from '../../src/core/index/searchResult';
+import type { SearchMode } from '../../src/core/index/search/searchResult';
 import { startHashedEmbedServer } from './hashedEmbedServer';
 
 /** The search modes, plus `lexical`: hybrid with the vector side weighted 0 (BM25F alone). */

@@ -1,4 +1,4 @@
-import { SEARCH_MODES, type SearchMode } from '../../core/index/searchResult';
+import { SEARCH_MODES, type SearchMode } from '../../core/index/search/searchResult';
 import { QueryEmbeddingWorker } from '../../core/index/embedders/queryEmbedding';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError, type CliContext } from '../cliContext';

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { PromptAttachment } from '../agents/agentSession';
 import { describeError } from '../errors';
 import type { SearchRequest } from '../index/kilnIndex';
-import type { SearchResult } from '../index/searchResult';
+import type { SearchResult } from '../index/search/searchResult';
 import { resolveKilnNote } from './kilnNoteTarget';
 
 /** The part of KilnIndex auto context uses. */

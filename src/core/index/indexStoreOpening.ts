@@ -2,8 +2,10 @@ import type { EmbedderSetup } from './embedders/createEmbedder';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, type OpenedStore } from './store/openStore';
 import { readStoredHeader } from './storedHeader';
-import type { KilnIndexOptions } from './kilnIndex';
 import type { StoreKind } from './store/vectorStore';
+
+/** What opening reads of a KilnIndex's options: the database's sources, and a `--copy-to` source's dimension. */
+export type StoreOpeningSources = Parameters<typeof postgresOptions>[0] & { copySource?: { dim: number } };
 
 /**
  * The store a KilnIndex opens: the kind `[processing].store` names, for vectors of the dimension it
@@ -15,7 +17,7 @@ export async function openIndexStore(
   kind: StoreKind,
   dir: string,
   setup: Pick<EmbedderSetup, 'providerType' | 'model'>,
-  options: Pick<KilnIndexOptions, 'processing' | 'embedderDeps' | 'kilnRoot' | 'copySource' | 'log'>,
+  options: StoreOpeningSources,
   probeDimension: () => Promise<number>,
 ): Promise<OpenedStore> {
   const { providerType, model } = setup;

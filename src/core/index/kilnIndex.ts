@@ -2,22 +2,22 @@ import type { EmbeddingConfig, ProcessingConfig } from '../config/schema';
 import { stat } from 'node:fs/promises';
 import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
-import { groupLines, MAX_SECTIONS } from './noteRanking';
-import { lexicalOnlySearch, rankedSearch, type RankedSearchSides, type SearchRequest } from './rankedSearch';
+import { groupLines, MAX_SECTIONS } from './search/noteRanking';
+import { lexicalOnlySearch, rankedSearch, type RankedSearchSides, type SearchRequest } from './search/rankedSearch';
 import type { QueryEmbeddingWorker } from './embedders/queryEmbedding';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
-import type { SearchResult } from './searchResult';
+import type { SearchResult } from './search/searchResult';
 import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
 import type { StoreKind, VectorStore } from './store/vectorStore';
-import { StoreBm25 } from './storeBm25';
+import { StoreBm25 } from './words/storeBm25';
 import { scanKiln } from '../kiln/kilnScanner';
 
-export type { SearchRequest } from './rankedSearch';
+export type { SearchRequest } from './search/rankedSearch';
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -229,18 +229,18 @@ export class KilnIndex {
     // The team database answers every mode itself (full-text, property, HNSW); the flat stores
     // search the notes on disk for text and property, and their own BM25 for the lexical side.
     if (mode === 'text' || mode === 'property') {
-      const found = await this.inOwnStore(mode, async (store) => (await import('./storeSearch')).searchInStore(store, mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars }));
+      const found = await this.inOwnStore(mode, async (store) => (await import('./search/storeSearch')).searchInStore(store, mode, query, { limit, chunks: request.chunks, snippetChars: request.snippetChars }));
       if (found) return found;
     }
     if (mode === 'text') {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
-      const { textModeSearch } = await import('./diskSearch');
+      const { textModeSearch } = await import('./search/diskSearch');
       const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
       return request.chunks ? lines : groupLines(lines, limit);
     }
     // The notes on disk (the markdown and YAML parsers load for these modes only).
-    if (mode === 'property') return (await import('./diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
+    if (mode === 'property') return (await import('./search/diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: this.runState };
     if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, { ...request, limit });
     const embedding = request.queryVector ?? this.embedQuery(query, request.signal);

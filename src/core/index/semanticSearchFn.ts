@@ -1,6 +1,6 @@
 import type { SemanticSearchFn } from '../kiln/tools/kilnTool';
 import type { KilnIndex } from './kilnIndex';
-import { searchInStore } from './storeSearch';
+import { searchInStore } from './search/storeSearch';
 
 /**
  * Backs the `semantic_search` kiln tool with the index, and `text_search` / `property_search` with

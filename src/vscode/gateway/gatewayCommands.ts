@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
 import type { GatewayController } from './gatewayController';
-import { describeState } from './gatewayStatus';
+import { describeState, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
 
-export const SHOW_TOOL_SERVERS_COMMAND = 'hearth.showToolServers';
 export const RESTART_TOOL_SERVER_COMMAND = 'hearth.restartToolServer';
 
 /**

@@ -16,8 +16,7 @@ import { createGateway } from '../../core/gateway/gatewaySetup';
 import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
 import type { KilnTool, SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import { createKilnTools } from '../../core/kiln/tools/kilnTools';
-import { SHOW_TOOL_SERVERS_COMMAND } from './gatewayCommands';
-import { gatewayStatusPresentation } from './gatewayStatus';
+import { gatewayStatusPresentation, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
 

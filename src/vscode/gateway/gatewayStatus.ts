@@ -1,5 +1,8 @@
 import type { UpstreamStatus } from '../../core/gateway/gateway';
 
+/** What clicking the status item runs (registered by gatewayCommands; the controller's item only names it). */
+export const SHOW_TOOL_SERVERS_COMMAND = 'hearth.showToolServers';
+
 export interface GatewayStatusPresentation {
   text: string;
   tooltip: string;

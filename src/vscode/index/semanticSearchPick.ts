@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
-import type { SearchResult, SectionHit } from '../../core/index/searchResult';
+import type { SearchResult, SectionHit } from '../../core/index/search/searchResult';
 import type { IndexState } from './indexState';
 import { searchPickHeader, searchPickNotice, type NoticeRow, type SearchSituation } from './searchPickNotice';
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LEXICAL_FILE, LexicalFileError, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
-import type { NoteBm25Snapshot } from '../../../src/core/index/noteBm25Snapshot';
-import { FIELDS } from '../../../src/core/index/noteFields';
-import { TermList } from '../../../src/core/index/termList';
+import { LEXICAL_FILE, LexicalFileError, readLexicalFile, writeLexicalFile } from '../../../src/core/index/words/lexicalFile';
+import type { NoteBm25Snapshot } from '../../../src/core/index/words/noteBm25Snapshot';
+import { FIELDS } from '../../../src/core/index/words/noteFields';
+import { TermList } from '../../../src/core/index/words/termList';
 
 /** A snapshot of `notes` notes with `terms` distinct terms, each term posted in two notes. */
 function largeSnapshot(notes: number, terms: number): { snapshot: NoteBm25Snapshot; hashes: Map<string, string> } {

@@ -8,9 +8,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { LEXICAL_FILE, readLexicalFile, writeLexicalFile } from '../../../src/core/index/lexicalFile';
-import { NoteBm25 } from '../../../src/core/index/noteBm25';
-import { TermList } from '../../../src/core/index/termList';
+import { LEXICAL_FILE, readLexicalFile, writeLexicalFile } from '../../../src/core/index/words/lexicalFile';
+import { NoteBm25 } from '../../../src/core/index/words/noteBm25';
+import { TermList } from '../../../src/core/index/words/termList';
 import { startHashedEmbedServer } from '../../eval/hashedEmbedServer';
 import { NOTES as CRASH_NOTES } from './lexicalCrashWriter';
 import { evalIndex, recordingLogger } from './lexicalHelpers';

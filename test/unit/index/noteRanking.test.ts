@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NoteBm25 } from '../../../src/core/index/noteBm25';
-import { sectionRelevance } from '../../../src/core/index/noteBm25Scoring';
-import { makeSnippet } from '../../../src/core/index/snippet';
+import { NoteBm25 } from '../../../src/core/index/words/noteBm25';
+import { sectionRelevance } from '../../../src/core/index/words/noteBm25Scoring';
+import { makeSnippet } from '../../../src/core/index/search/snippet';
 import type { ChunkRecord } from '../../../src/core/index/store/vectorStore';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fold, searchTerms, termProbe, tokenize } from '../../../src/core/index/tokenize';
+import { fold, searchTerms, termProbe, tokenize } from '../../../src/core/index/words/tokenize';
 
 let ids = 0;
 const chunk = (notePath: string, text: string, title = notePath.replace(/\.md$/, ''), headingPath: string[] = [], startLine = 1): ChunkRecord => ({

@@ -2,7 +2,7 @@
 // the per-chunk shape, the 0–1 score scale, and what broken or odd queries get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SearchMode } from '../../../src/core/index/searchResult';
+import type { SearchMode } from '../../../src/core/index/search/searchResult';
 import { makeKiln, removeKiln, tinyIndex, writeNotes } from './kilnIndexHelpers';
 
 const NOTES = {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TermDictionary } from '../../../src/core/index/termDictionary';
-import { TermList } from '../../../src/core/index/termList';
+import { TermDictionary } from '../../../src/core/index/words/termDictionary';
+import { TermList } from '../../../src/core/index/words/termList';
 
 const TERMS = Array.from({ length: 25_000 }, (_, i) => `term${i}`);
 

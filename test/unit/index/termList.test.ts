@@ -2,7 +2,7 @@
 // ids as the list orders them, and a text whose term count is not its header's is damage.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TermList } from '../../../src/core/index/termList';
+import { TermList } from '../../../src/core/index/words/termList';
 
 test('term list: whole terms only, the first listing\'s id, the same list from its text as from its terms', () => {
   const terms = ['note', 'notes', 'no', '日本', '本語', 'café', 'e\u0301', '', 'note', 'z'];

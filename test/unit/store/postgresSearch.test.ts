@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { LEXICAL_FILE } from '../../../src/core/index/lexicalFile';
+import { LEXICAL_FILE } from '../../../src/core/index/words/lexicalFile';
 import { SCHEMA_VERSION } from '../../../src/core/index/store/postgresSchema';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
 import { pgIndex, startPgServer, usePgServers } from './pgHelpers';

@@ -1,6 +1,6 @@
-import type { ScanRules } from '../kiln/kilnScanner';
-import { parsePropertyQuery, propertySearch, noteProperties } from '../kiln/propertySearch';
-import { textSearch } from '../kiln/textSearch';
+import type { ScanRules } from '../../kiln/kilnScanner';
+import { parsePropertyQuery, propertySearch, noteProperties } from '../../kiln/propertySearch';
+import { textSearch } from '../../kiln/textSearch';
 import { joinHeading, type SearchResult } from './searchResult';
 
 /**

@@ -1,8 +1,8 @@
-import type { LexicalQuery } from './noteBm25Scoring';
+import type { LexicalQuery } from '../words/noteBm25Scoring';
 import { joinHeading, roundScore, type SearchResult } from './searchResult';
 import { makeSnippet } from './snippet';
-import { fold, tokenize, tokenizeFolded } from './tokenize';
-import type { ChunkRecord, SearchHit } from './store/vectorStore';
+import { fold, tokenize, tokenizeFolded } from '../words/tokenize';
+import type { ChunkRecord, SearchHit } from '../store/vectorStore';
 
 /**
  * Weight of the lexical relevance in a hybrid score (the vector side has the rest). Tuned on the dev

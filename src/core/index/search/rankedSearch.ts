@@ -6,9 +6,9 @@
  */
 import { rankHybrid, rankSemantic, toResults, WordScores, type RankedNote } from './noteRanking';
 import type { SearchMode, SearchResult } from './searchResult';
-import type { ChunkRecord, SearchHit, VectorStore } from './store/vectorStore';
-import type { NoteBm25 } from './noteBm25';
-import { noteChunks, type StoreBm25 } from './storeBm25';
+import type { ChunkRecord, SearchHit, VectorStore } from '../store/vectorStore';
+import type { NoteBm25 } from '../words/noteBm25';
+import { noteChunks, type StoreBm25 } from '../words/storeBm25';
 import { LEXICAL_DEPTH, StoreLexicon } from './storeLexicon';
 
 export interface SearchRequest {

@@ -1,4 +1,4 @@
-import { fold, tokenize } from './tokenize';
+import { fold, tokenize } from '../words/tokenize';
 
 /**
  * A short one-line excerpt of `text` around the first word of the query it contains (or its

@@ -1,7 +1,7 @@
-import type { LexicalQuery } from './noteBm25Scoring';
+import type { LexicalQuery } from '../words/noteBm25Scoring';
 import type { LexicalRanker } from './noteRanking';
-import { tokenize } from './tokenize';
-import type { ChunkRecord, LexicalNote, VectorStore } from './store/vectorStore';
+import { tokenize } from '../words/tokenize';
+import type { ChunkRecord, LexicalNote, VectorStore } from '../store/vectorStore';
 
 /** Notes asked of a store's own full-text search: at least as many as hybrid's phrase re-ranking reads. */
 export const LEXICAL_DEPTH = 30;

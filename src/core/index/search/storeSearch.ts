@@ -1,9 +1,9 @@
-import { parsePropertyQuery } from '../kiln/propertySearch';
+import { parsePropertyQuery } from '../../kiln/propertySearch';
 import { propertyResult } from './diskSearch';
 import { rankHybrid, toResults } from './noteRanking';
 import type { SearchResult } from './searchResult';
 import { LEXICAL_DEPTH, StoreLexicon } from './storeLexicon';
-import type { VectorStore } from './store/vectorStore';
+import type { VectorStore } from '../store/vectorStore';
 
 export interface StoreSearchOptions {
   limit: number;

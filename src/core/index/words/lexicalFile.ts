@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { HearthError } from '../errors';
+import { HearthError } from '../../errors';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import { DEFAULT_FIELDS, FIELDS } from './noteFields';
 import { TermList } from './termList';

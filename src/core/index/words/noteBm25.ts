@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ChunkRecord } from './store/vectorStore';
+import type { ChunkRecord } from '../store/vectorStore';
 import { DEFAULT_FIELDS, FIELDS, noteFieldTerms } from './noteFields';
 import { bestNotes, lexicalQuery, sectionRelevance, type LexicalQuery } from './noteBm25Scoring';
 import { TermDictionary } from './termDictionary';

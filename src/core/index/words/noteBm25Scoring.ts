@@ -1,5 +1,5 @@
-import { TopK } from './store/quantize';
-import type { ChunkRecord } from './store/vectorStore';
+import { TopK } from '../store/quantize';
+import type { ChunkRecord } from '../store/vectorStore';
 import { FIELDS, type FieldParams } from './noteFields';
 import type { NoteBm25Parts } from './noteBm25Snapshot';
 import { fold, searchTerm, searchTerms, termProbe, tokenizeFolded } from './tokenize';

@@ -1,4 +1,4 @@
-import type { ChunkRecord } from './store/vectorStore';
+import type { ChunkRecord } from '../store/vectorStore';
 import { searchTerms } from './tokenize';
 
 /** A note's fields, in the order of their columns in the postings. */

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describeError } from '../errors';
-import type { Logger } from '../host';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
 import { LEXICAL_FILE, LexicalFileError, readLexicalBytes, readLexicalFile, writeLexicalFile } from './lexicalFile';
 import { NoteBm25 } from './noteBm25';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
-import type { ChunkRecord, VectorStore } from './store/vectorStore';
+import type { ChunkRecord, VectorStore } from '../store/vectorStore';
 
 /** A lexical file read ahead while the store opens is at most this large (a kiln of a few thousand notes). */
 const PREFETCH_MAX_BYTES = 8 << 20;

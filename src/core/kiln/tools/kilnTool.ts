@@ -8,7 +8,7 @@ import type { ConfinedRoot } from '../../fs/confinedRoot';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WriteGate } from '../../fs/writeGate';
 import type { Host } from '../../host';
-import type { SearchResult } from '../../index/searchResult';
+import type { SearchResult } from '../../index/search/searchResult';
 import type { PropertyNote } from '../../index/store/vectorStore';
 import type { ScanRules } from '../kilnScanner';
 import { KilnToolError } from './kilnToolErrors';

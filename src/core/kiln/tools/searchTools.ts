@@ -4,7 +4,7 @@ import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
 import { propertySearch } from '../propertySearch';
 import { isPatternQuery, textSearch, type LineMatch } from '../textSearch';
-import type { SearchResult, SectionHit } from '../../index/searchResult';
+import type { SearchResult, SectionHit } from '../../index/search/searchResult';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const limitSchema = (fallback: number) => z.number().int().min(1).max(200).optional().describe(`Maximum number of results (default ${fallback})`);
