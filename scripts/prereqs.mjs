@@ -28,8 +28,10 @@ const PACKAGES = {
 };
 
 function needed() {
-  // The desktop `code` needs nothing more; code-server (installed into .e2e/) needs ripgrep at run
-  // time and libkrb5-dev to build its install. The end-to-end tests drive it from Chromium.
+  // The desktop `code` needs nothing more; code-server (both editors of the matrix, installed into
+  // .e2e/ by test/e2e/setup.mjs, the newer one with its own Node 24 from the npm registry) needs
+  // ripgrep at run time and libkrb5-dev to build its install. The end-to-end tests drive it from
+  // Chromium.
   if (command === 'start') {
     if (onPath('code') && !process.env.HEARTH_LAUNCH_CODE_SERVER) return [];
     return ['ripgrep', 'libkrb5-dev'];

@@ -15,9 +15,24 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import { editorPaths, selectedEditors, type EditorName } from './setup.mjs';
 
-/** Where test/e2e/setup.mjs installs code-server (keep in step with it). */
-export const CODE_SERVER = process.env.HEARTH_CODE_SERVER ?? resolve('.e2e/code-server/node_modules/.bin/code-server');
+/**
+ * The editor of the matrix this run drives: HEARTH_E2E_VSCODE (run.mjs sets it for each editor in
+ * turn; `1.100` or `1.139`), else the first of the matrix.
+ */
+export const EDITOR: EditorName = selectedEditors()[0];
+/** The VS Code version of EDITOR (`1.139.1`), for messages and for tests that need a newer API. */
+export const EDITOR_VSCODE = editorPaths(EDITOR).vscode;
+/** Where test/e2e/setup.mjs installs EDITOR's code-server (a launcher naming its own Node for 1.139). */
+export const CODE_SERVER = process.env.HEARTH_CODE_SERVER ?? editorPaths(EDITOR).bin;
+
+/** Whether EDITOR is at least VS Code `major.minor` (features the older editor lacks skip there). */
+export function editorAtLeast(version: string): boolean {
+  const [major, minor] = EDITOR.split('.').map(Number);
+  const [wantMajor, wantMinor] = version.split('.').map(Number);
+  return major > wantMajor || (major === wantMajor && minor >= wantMinor);
+}
 export const VSIX = process.env.HEARTH_VSIX ?? resolve('dist/hearth.vsix');
 export const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
 export const OUTPUT_DIR = resolve('test/output');
@@ -56,7 +71,7 @@ export function e2eRequired(): boolean {
  */
 export function prerequisites(): false | string {
   const missing = [
-    [CODE_SERVER, 'node test/e2e/setup.mjs'],
+    [CODE_SERVER, `node test/e2e/setup.mjs ${EDITOR}`],
     [VSIX, 'npm run package'],
     [CHROMIUM, 'apt-get install -y chromium'],
   ].filter(([path]) => !existsSync(path));
@@ -302,10 +317,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   });
 }
 
-/** Saves a full-page screenshot as test/output/<name>.png and returns its path. */
+/** Saves a full-page screenshot as test/output/<name>-<editor>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
-  const path = join(OUTPUT_DIR, `${name}.png`);
+  const path = join(OUTPUT_DIR, `${name}-${EDITOR}.png`);
   await page.screenshot({ path });
   return path;
 }

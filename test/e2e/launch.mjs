@@ -2,16 +2,17 @@
 // (test/fixtures/example-kiln) in a real VS Code:
 // - the desktop `code` when it is on PATH (`--extensionDevelopmentPath`, the checkout itself);
 // - otherwise code-server (installed into .e2e/ by setup.mjs) on 127.0.0.1 with the packaged .vsix,
-//   printing the URL to open and staying in the foreground until Ctrl-C, which stops it.
+//   printing the URL to open and staying in the foreground until Ctrl-C, which stops it. The newest
+//   editor of the matrix (VS Code 1.139, with its Chat view) unless HEARTH_E2E_VSCODE names another.
 //
 // Environment: PORT (default: a free port), HEARTH_LAUNCH_CODE_SERVER=1 (use code-server even when
-// `code` is on PATH), HEARTH_KILN (another folder to open).
+// `code` is on PATH), HEARTH_KILN (another folder to open), HEARTH_E2E_VSCODE=1.100|1.139.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCodeServer } from './setup.mjs';
+import { ensureCodeServer, NEWEST_EDITOR, selectedEditors } from './setup.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 process.chdir(repo);
@@ -53,11 +54,19 @@ if (onPath('code') && !process.env.HEARTH_LAUNCH_CODE_SERVER) {
   process.exit(0);
 }
 
+let editor = NEWEST_EDITOR;
+try {
+  if (process.env.HEARTH_E2E_VSCODE) editor = selectedEditors()[0];
+} catch (error) {
+  console.error(`[hearth start] ${error.message}`);
+  process.exit(2);
+}
 run('npm', ['run', 'package', '--silent']);
-const codeServer = ensureCodeServer();
+const codeServer = ensureCodeServer({ editor });
 // Scratch state of this editor (settings, installed extension, Hearth's global config) stays in
-// .e2e/launch/, never in the user's home directory; it survives between runs.
-const state = join(repo, '.e2e', 'launch');
+// .e2e/launch-<editor>/, never in the user's home directory; it survives between runs (one per
+// editor: an older VS Code must not open the newer one's user data).
+const state = join(repo, '.e2e', `launch-${editor}`);
 const env = { ...process.env, XDG_CONFIG_HOME: join(state, 'xdg-config'), XDG_DATA_HOME: join(state, 'xdg-data'), XDG_CACHE_HOME: join(state, 'xdg-cache') };
 const dirs = ['--user-data-dir', join(state, 'user'), '--extensions-dir', join(state, 'extensions')];
 const settings = join(state, 'user', 'User', 'settings.json');
@@ -121,7 +130,7 @@ while (Date.now() - started < 60_000 && !stopping && !healthy) {
 }
 if (!healthy && !stopping) say(`code-server did not answer on port ${port} within 60 s; its output is above`);
 if (!stopping) {
-  say('Hearth is running in code-server. Open this URL in a browser on this machine:');
+  say(`Hearth is running in code-server (VS Code ${editor}). Open this URL in a browser on this machine:`);
   console.log(`\n    http://127.0.0.1:${port}/?folder=${encodeURIComponent(kiln)}\n`);
   say('Press Ctrl-C to stop.');
 }

@@ -1,14 +1,16 @@
-// `npm run test:e2e`: installs code-server if needed, packages the extension if the .vsix is
-// missing or older than the build, then runs every test/e2e/*.e2e.test.ts one file at a time
-// (each starts its own code-server and Chromium: heavy, and they must not compete for 2 cores).
-// Exit code: non-zero when any file fails. Prints how long each step took.
+// `npm run test:e2e`: installs the editors of the matrix if needed (code-server 4.100.3 = VS Code
+// 1.100 and 4.139.1 = VS Code 1.139, see setup.mjs), packages the extension if the .vsix is missing
+// or older than the build, then runs every test/e2e/*.e2e.test.ts one file at a time on each editor
+// in turn (each starts its own code-server and Chromium: heavy, and they must not compete for 2
+// cores). Exit code: non-zero when any file fails on any editor. Prints how long each step took.
 //
 // Usage: node test/e2e/run.mjs [substring…]   (only the e2e files whose name contains one)
+//        HEARTH_E2E_VSCODE=1.100|1.139        (only that editor; default: both)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCodeServer } from './setup.mjs';
+import { ensureCodeServer, selectedEditors } from './setup.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 process.chdir(repo);
@@ -29,7 +31,14 @@ function mtime(path) {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
-step('code-server setup', () => ensureCodeServer());
+let editors;
+try {
+  editors = selectedEditors();
+} catch (error) {
+  console.error(`[e2e] ${error.message}`);
+  process.exit(2);
+}
+for (const editor of editors) step(`code-server setup (${editor})`, () => ensureCodeServer({ editor }));
 
 const vsix = join('dist', 'hearth.vsix');
 // The vsix is stale when any bundle it carries is newer (a rebuild without a re-package).
@@ -58,9 +67,15 @@ if (files.length === 0) {
 }
 
 const failed = [];
-for (const file of files) {
-  const status = step(file, () => spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', file], { stdio: 'inherit' }).status);
-  if (status !== 0) failed.push(file);
+for (const editor of editors) {
+  // The tests run on the system's Node (20); only code-server itself runs on the editor's own Node.
+  const env = { ...process.env, HEARTH_E2E_VSCODE: editor };
+  for (const file of files) {
+    const name = `${file} [VS Code ${editor}]`;
+    console.log(`\n[e2e] ${name}`);
+    const status = step(name, () => spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', file], { stdio: 'inherit', env }).status);
+    if (status !== 0) failed.push(name);
+  }
 }
 
 const total = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
@@ -69,4 +84,4 @@ if (failed.length > 0) {
   console.error(`[e2e] FAILED: ${failed.join(', ')}`);
   process.exit(1);
 }
-console.log(`[e2e] ${files.length} file(s) passed`);
+console.log(`[e2e] ${files.length} file(s) passed on VS Code ${editors.join(' and ')}`);

