@@ -11,6 +11,16 @@ export interface ScannedLink {
   target: string;
   /** Offset of the link's first character (`[` or the `!` of an embed) in the scanned text. */
   index: number;
+  /** Offset just past the link's last character (`]]` or `)`). */
+  end: number;
+  /** Offset of the (trimmed) target in the scanned text: what a rename rewrites. */
+  targetIndex: number;
+  /** Wikilinks: the text after `#` (a heading, or `^id` for a block), trimmed; absent when none. */
+  fragment?: string;
+  /** Wikilinks: the text after `|`, trimmed; absent when none. */
+  alias?: string;
+  /** Wikilinks: `![[…]]`. */
+  embed?: boolean;
 }
 
 /** Counts characters examined, for tests that prove the work is linear. */
@@ -48,7 +58,18 @@ export function scanWikiLinks(text: string, counter?: ScanCounter): ScannedLink[
         let end = from;
         while (end < close && text[end] !== '|' && text[end] !== '#') end++;
         if (counter) counter.steps += close - from;
-        out.push({ target: text.slice(from, end).trim(), index: open > 0 && text[open - 1] === '!' ? open - 1 : open });
+        const raw = text.slice(from, end);
+        const target = raw.trim();
+        const embed = open > 0 && text[open - 1] === '!';
+        const link: ScannedLink = { target, index: embed ? open - 1 : open, end: close + 2, targetIndex: from + (raw.length - raw.trimStart().length) };
+        let bar = end;
+        if (text[end] === '#') {
+          while (bar < close && text[bar] !== '|') bar++;
+          link.fragment = text.slice(end + 1, bar).trim();
+        }
+        if (bar < close) link.alias = text.slice(bar + 1, close).trim();
+        if (embed) link.embed = true;
+        out.push(link);
         i = close + 2;
         continue;
       }
@@ -86,11 +107,11 @@ export function scanMarkdownLinks(text: string, counter?: ScanCounter): ScannedL
     }
     return tailEnd;
   };
-  const destination = (k: number): { target: string; end: number } | undefined => {
+  const destination = (k: number): { target: string; start: number; end: number } | undefined => {
     const e = targetEnd(k);
     if (e === k) return undefined;
     const end = afterTarget(e);
-    return end === undefined ? undefined : { target: text.slice(k, e), end };
+    return end === undefined ? undefined : { target: text.slice(k, e), start: k, end };
   };
   let i = 0;
   for (;;) {
@@ -114,7 +135,7 @@ export function scanMarkdownLinks(text: string, counter?: ScanCounter): ScannedL
     const j = nextOf(text, close + 2, (c) => !isSpace(c), counter);
     const found = (text[j] === '<' ? destination(j + 1) : undefined) ?? destination(j);
     if (found) {
-      out.push({ target: found.target, index: open });
+      out.push({ target: found.target, index: open, end: found.end, targetIndex: found.start });
       i = found.end;
       continue;
     }

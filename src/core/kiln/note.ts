@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { scanMarkdownLinks, scanWikiLinks } from './linkScan';
+import { scanMarkdownLinks, scanWikiLinks, type ScannedLink } from './linkScan';
 import { contentHash, looksBinary } from './noteContent';
 
 export { contentHash, looksBinary };
@@ -17,6 +17,32 @@ export interface NoteLink {
   kind: 'wiki' | 'markdown';
   target: string;
   line: number;
+  /** 0-based column of the link's first character (`[`, or the `!` of an embed) in its line. */
+  column: number;
+  /** Characters from `column` to the link's end (`]]` or `)` included). */
+  length: number;
+  /** 0-based column of the target text in its line (what a rename rewrites). */
+  targetColumn: number;
+  /** Wikilinks: after `#`, a heading or `^id` for a block. */
+  fragment?: string;
+  /** Wikilinks: after `|`. */
+  alias?: string;
+  /** `![[…]]`. */
+  embed?: boolean;
+}
+
+/** A block id (`… ^id` at the end of a line), the target of `[[note#^id]]`. */
+export interface NoteBlock {
+  id: string;
+  /** 1-based line in the file. */
+  line: number;
+}
+
+/** One line of a note's body outside code fences, with inline code blanked (columns kept). */
+export interface ProseLine {
+  /** 0-based index in the note's lines. */
+  index: number;
+  prose: string;
 }
 
 /** A problem with one note; the index leaves a note with either problem out, the kiln tools still read it. */
@@ -32,6 +58,7 @@ export interface ParsedNote {
   tags: string[];
   links: NoteLink[];
   headings: NoteHeading[];
+  blocks: NoteBlock[];
   /** Lines of the file (CRLF normalized); index 0 is line 1. */
   lines: string[];
   /** 1-based line where the body starts (after frontmatter). */
@@ -45,6 +72,7 @@ export interface ParsedNote {
 const FRONTMATTER_END = /^(---|\.\.\.)\s*$/;
 const HEADING_START = /^#{1,6}[ \t]/;
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
+const BLOCK_ID = /\s\^([A-Za-z0-9-]+)\s*$/;
 const INLINE_TAG = /(^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
 
 /** Parses a markdown note. Never throws: broken frontmatter becomes a problem and is ignored. */
@@ -53,7 +81,7 @@ export function parseNote(path: string, text: string): ParsedNote {
   const fallbackTitle = basename(path, extname(path));
   if (looksBinary(text)) {
     return {
-      path, title: fallbackTitle, frontmatter: {}, tags: [], links: [], headings: [], lines: [], bodyStartLine: 1,
+      path, title: fallbackTitle, frontmatter: {}, tags: [], links: [], headings: [], blocks: [], lines: [], bodyStartLine: 1,
       contentHash: hash, skipped: true,
       problems: [{ code: 'note.binary', message: `${path} is not a text file (binary content); skipped.` }],
     };
@@ -73,7 +101,39 @@ export function parseNote(path: string, text: string): ParsedNote {
 
   const headings: NoteHeading[] = [];
   const links: NoteLink[] = [];
+  const blocks: NoteBlock[] = [];
   const tags = new Set<string>(frontmatterTags(frontmatter.tags ?? frontmatter.tag));
+  for (const { index: i, prose } of proseLines(lines, bodyStart)) {
+    const h = heading(lines[i]);
+    if (h) headings.push({ ...h, line: i + 1 });
+    if (!h) for (const m of prose.matchAll(INLINE_TAG)) if (!/^\d+$/.test(m[2])) tags.add(m[2]);
+    for (const m of scanWikiLinks(prose)) links.push(noteLink('wiki', m, i));
+    for (const m of scanMarkdownLinks(prose)) links.push(noteLink('markdown', m, i));
+    const block = BLOCK_ID.exec(prose);
+    if (block) blocks.push({ id: block[1], line: i + 1 });
+  }
+
+  const fmTitle = typeof frontmatter.title === 'string' ? frontmatter.title.trim() : '';
+  const title = fmTitle || headings[0]?.text || fallbackTitle;
+  return {
+    path, title, frontmatter, tags: [...tags], links, headings, blocks, lines, bodyStartLine: bodyStart + 1,
+    contentHash: hash, problems, skipped: false,
+  };
+}
+
+function noteLink(kind: NoteLink['kind'], m: ScannedLink, index: number): NoteLink {
+  const link: NoteLink = { kind, target: m.target, line: index + 1, column: m.index, length: m.end - m.index, targetColumn: m.targetIndex };
+  if (m.fragment !== undefined) link.fragment = m.fragment;
+  if (m.alias !== undefined) link.alias = m.alias;
+  if (m.embed) link.embed = true;
+  return link;
+}
+
+/**
+ * The body's lines outside code fences, inline code spans blanked to spaces of the same length
+ * (so columns still point into the line): where links, tags, blocks and mentions are looked for.
+ */
+export function* proseLines(lines: readonly string[], bodyStart: number): Generator<ProseLine> {
   let fence: string | undefined;
   for (let i = bodyStart; i < lines.length; i++) {
     const line = lines[i];
@@ -84,21 +144,8 @@ export function parseNote(path: string, text: string): ParsedNote {
       continue;
     }
     if (fence) continue;
-    const h = heading(line);
-    if (h) headings.push({ ...h, line: i + 1 });
-    // Inline code spans hold neither tags nor links.
-    const prose = line.replace(/`[^`]*`/g, ' ');
-    if (!h) for (const m of prose.matchAll(INLINE_TAG)) if (!/^\d+$/.test(m[2])) tags.add(m[2]);
-    for (const m of scanWikiLinks(prose)) links.push({ kind: 'wiki', target: m.target, line: i + 1 });
-    for (const m of scanMarkdownLinks(prose)) links.push({ kind: 'markdown', target: m.target, line: i + 1 });
+    yield { index: i, prose: line.includes('`') ? line.replace(/`[^`]*`/g, (code) => ' '.repeat(code.length)) : line };
   }
-
-  const fmTitle = typeof frontmatter.title === 'string' ? frontmatter.title.trim() : '';
-  const title = fmTitle || headings[0]?.text || fallbackTitle;
-  return {
-    path, title, frontmatter, tags: [...tags], links, headings, lines, bodyStartLine: bodyStart + 1,
-    contentHash: hash, problems, skipped: false,
-  };
 }
 
 /**

@@ -1,0 +1,247 @@
+import type { NoteBlock, NoteHeading, NoteLink, ParsedNote } from '../note';
+import { fragmentKey, markdownQuery, nameKey, wikiQuery, type LinkQuery } from './linkTargets';
+import { addTo, NoteNames, removeFrom, type Resolution } from './noteNames';
+
+/** The longest line of context kept with a link (a backlink shows it). */
+const CONTEXT_CHARS = 240;
+
+/** One outgoing link of a note, with where it leads. */
+export interface GraphLink extends Omit<NoteLink, 'target'>, Resolution {
+  target: string;
+  /** The line holding the link, trimmed (at most 240 characters). */
+  context: string;
+  /** Links that cannot be notes (URLs, attachments): kept out of "unresolved". */
+  ignored?: boolean;
+}
+
+/** What the graph keeps of a note (no text beyond each link's line). */
+export interface GraphNote {
+  path: string;
+  title: string;
+  aliases: string[];
+  headings: NoteHeading[];
+  blocks: NoteBlock[];
+  links: GraphLink[];
+}
+
+/** A link into a note, from `source`. */
+export interface Backlink extends GraphLink {
+  source: string;
+}
+
+interface PendingLink {
+  link: GraphLink;
+  query: LinkQuery;
+  /** The name key the link's resolution depends on. */
+  name: string;
+}
+
+/**
+ * The kiln's links as a graph: every note's outgoing links resolved (DESIGN.md decision 23),
+ * backlinks, unresolved links. Kept current one note at a time: a change re-resolves only the
+ * links whose answer it can change (those naming the note's file name or one of its aliases),
+ * never the whole kiln.
+ */
+export class LinkGraph {
+  private readonly notes = new Map<string, GraphNote>();
+  private readonly queries = new Map<string, PendingLink[]>();
+  private readonly names = new NoteNames();
+  /** Name key → notes holding a link whose answer depends on it. */
+  private readonly dependents = new Map<string, Set<string>>();
+  /** Note path → notes linking to it (with how many links). */
+  private readonly incoming = new Map<string, Map<string, number>>();
+
+  get size(): number {
+    return this.notes.size;
+  }
+
+  has(path: string): boolean {
+    return this.notes.has(path);
+  }
+
+  note(path: string): GraphNote | undefined {
+    return this.notes.get(path);
+  }
+
+  paths(): IterableIterator<string> {
+    return this.notes.keys();
+  }
+
+  allNotes(): IterableIterator<GraphNote> {
+    return this.notes.values();
+  }
+
+  /** Adds or replaces a note from its parse. */
+  set(parsed: ParsedNote): void {
+    const previous = this.notes.get(parsed.path);
+    const entry = graphNote(parsed);
+    const touched = new Set<string>();
+    if (previous) {
+      this.dropLinks(previous.path);
+      if (!sameList(previous.aliases, entry.aliases)) {
+        this.names.remove(previous.path, previous.aliases);
+        this.names.add(entry.path, entry.aliases);
+        for (const alias of [...previous.aliases, ...entry.aliases]) touched.add(alias.toLowerCase());
+      }
+    } else {
+      this.names.add(entry.path, entry.aliases);
+      touched.add(nameKey(entry.path));
+      for (const alias of entry.aliases) touched.add(alias.toLowerCase());
+    }
+    this.notes.set(entry.path, entry);
+    this.queries.set(entry.path, parsed.links.map((link, i) => pending(link, entry.links[i])));
+    this.addLinks(entry.path);
+    this.reresolve(touched, entry.path);
+  }
+
+  remove(path: string): boolean {
+    const entry = this.notes.get(path);
+    if (!entry) return false;
+    this.dropLinks(path);
+    this.notes.delete(path);
+    this.queries.delete(path);
+    this.names.remove(path, entry.aliases);
+    this.reresolve(new Set([nameKey(path), ...entry.aliases.map((a) => a.toLowerCase())]));
+    return true;
+  }
+
+  /** Moves a note; with `parsed` (the text at the new path) its content is replaced too. */
+  rename(from: string, to: string, parsed?: ParsedNote): void {
+    const entry = this.notes.get(from);
+    this.remove(from);
+    if (parsed) this.set({ ...parsed, path: to });
+    else if (entry) this.setEntry({ ...entry, path: to }, this.queriesOf(from, entry));
+  }
+
+  outgoing(path: string): GraphLink[] {
+    return this.notes.get(path)?.links ?? [];
+  }
+
+  /** Links into `path` from other notes (and itself), in source path order then line. */
+  backlinks(path: string): Backlink[] {
+    const sources = this.incoming.get(path);
+    if (!sources) return [];
+    const out: Backlink[] = [];
+    for (const source of [...sources.keys()].sort()) {
+      for (const link of this.notes.get(source)?.links ?? []) if (link.path === path) out.push({ ...link, source });
+    }
+    return out;
+  }
+
+  /** Links that lead nowhere (URLs and attachments aside), of one note or of the whole kiln. */
+  unresolved(path?: string): Backlink[] {
+    const out: Backlink[] = [];
+    const sources = path === undefined ? [...this.notes.keys()].sort() : [path];
+    for (const source of sources) for (const link of this.notes.get(source)?.links ?? []) if (!link.path && !link.ignored) out.push({ ...link, source });
+    return out;
+  }
+
+  /** The 1-based line a `#heading` or `#^block` fragment points at in `path`, when it exists. */
+  fragmentLine(path: string, fragment: string): number | undefined {
+    const note = this.notes.get(path);
+    if (!note) return undefined;
+    const key = fragmentKey(fragment);
+    if (key.startsWith('^')) return note.blocks.find((b) => b.id.toLowerCase() === key.slice(1))?.line;
+    return note.headings.find((h) => fragmentKey(h.text) === key)?.line;
+  }
+
+  /** The shortest wikilink text naming `path` unambiguously: its file name, else its path (no `.md`). */
+  linkName(path: string): string {
+    const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+    return this.names.named(nameKey(path)).length <= 1 ? name : path.replace(/\.md$/i, '');
+  }
+
+  resolveTarget(target: string, source: string): Resolution {
+    return this.names.resolve(wikiQuery(target), source);
+  }
+
+  private queriesOf(path: string, entry: GraphNote): PendingLink[] {
+    return this.queries.get(path) ?? entry.links.map((link) => pending(link, link));
+  }
+
+  private setEntry(entry: GraphNote, queries: PendingLink[]): void {
+    this.notes.set(entry.path, entry);
+    this.queries.set(entry.path, queries);
+    this.names.add(entry.path, entry.aliases);
+    this.addLinks(entry.path);
+    this.reresolve(new Set([nameKey(entry.path), ...entry.aliases.map((a) => a.toLowerCase())]), entry.path);
+  }
+
+  /** Resolves a note's links and records it as depending on their names and linking to their notes. */
+  private addLinks(path: string): void {
+    for (const item of this.queries.get(path) ?? []) {
+      const found = this.names.resolve(item.query, path);
+      item.link.path = found.path;
+      item.link.ambiguous = found.ambiguous;
+      item.link.outside = found.outside;
+      if (item.name) addTo(this.dependents, item.name, path);
+      if (item.link.path) {
+        let sources = this.incoming.get(item.link.path);
+        if (!sources) this.incoming.set(item.link.path, (sources = new Map()));
+        sources.set(path, (sources.get(path) ?? 0) + 1);
+      }
+    }
+  }
+
+  private dropLinks(path: string): void {
+    for (const item of this.queries.get(path) ?? []) {
+      if (item.name) removeFrom(this.dependents, item.name, path);
+      const target = item.link.path;
+      const sources = target ? this.incoming.get(target) : undefined;
+      if (!sources) continue;
+      const left = (sources.get(path) ?? 1) - 1;
+      if (left > 0) sources.set(path, left);
+      else sources.delete(path);
+      if (sources.size === 0) this.incoming.delete(target!);
+    }
+  }
+
+  /** Re-resolves the links of every note that names one of `names` (except `skip`, just resolved). */
+  private reresolve(names: ReadonlySet<string>, skip?: string): void {
+    const sources = new Set<string>();
+    for (const name of names) for (const source of this.dependents.get(name) ?? []) if (source !== skip) sources.add(source);
+    for (const source of sources) {
+      this.dropLinks(source);
+      this.addLinks(source);
+    }
+  }
+}
+
+function graphNote(parsed: ParsedNote): GraphNote {
+  return {
+    path: parsed.path,
+    title: parsed.title,
+    aliases: aliasesOf(parsed.frontmatter),
+    headings: parsed.headings,
+    blocks: parsed.blocks,
+    links: parsed.links.map((link) => graphLink(link, parsed.lines[link.line - 1] ?? '')),
+  };
+}
+
+/** Every field present, in one order: the graph holds many of these, and one object shape keeps them small and fast. */
+function graphLink(link: NoteLink, line: string): GraphLink {
+  return {
+    kind: link.kind, target: link.target, line: link.line, column: link.column, length: link.length, targetColumn: link.targetColumn,
+    fragment: link.fragment, alias: link.alias, embed: link.embed,
+    context: line.length > CONTEXT_CHARS ? line.trim().slice(0, CONTEXT_CHARS) : line.trim(),
+    path: undefined, ambiguous: undefined, outside: undefined, ignored: undefined,
+  };
+}
+
+function pending(source: NoteLink | GraphLink, link: GraphLink): PendingLink {
+  const query = source.kind === 'wiki' ? wikiQuery(source.target) : markdownQuery(source.target);
+  if (query.ignored) link.ignored = true;
+  if (query.fragment && link.fragment === undefined) link.fragment = query.fragment;
+  return { link, query, name: query.key.slice(query.key.lastIndexOf('/') + 1) };
+}
+
+/** Frontmatter `aliases` (or `alias`): a list or one string, as Obsidian reads them. */
+export function aliasesOf(frontmatter: Record<string, unknown>): string[] {
+  const value = frontmatter.aliases ?? frontmatter.alias;
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  return [...new Set(list.filter((a): a is string => typeof a === 'string').map((a) => a.trim()).filter((a) => a.length > 0 && a.length <= 200))];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
