@@ -24,9 +24,10 @@ import type { GatewayController } from './gateway/gatewayController';
 import { HearthStatusBar } from './status/statusBar';
 import { LlmRuntime } from '../core/llm/llmRuntime';
 import type { ProviderFactories } from '../core/llm/createProvider';
-import { CopilotProvider } from './models/copilotProvider';
+import { EditorLmProvider } from './models/editorLmProvider';
 import { ModelStatus } from './models/modelStatus';
 import { ModelSwitcher } from './models/modelSwitcher';
+import { registerHearthLanguageModels } from './models/registerLanguageModels';
 import { IndexController, SEMANTIC_SEARCH_COMMAND } from './index/indexController';
 import { showSemanticSearch } from './index/semanticSearchPick';
 import { indexSemanticSearch } from '../core/index/semanticSearchFn';
@@ -140,14 +141,19 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     let llmRuntime: LlmRuntime | undefined;
     startFeature(log, 'chat models', () => {
       // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
-      // models, and githubcopilot served through VS Code's language model API.
-      const editorProviders: ProviderFactories = { githubcopilot: (settings) => new CopilotProvider(settings) };
+      // models, and githubcopilot served through VS Code's language model API (every vendor's models).
+      const editorProviders: ProviderFactories = { githubcopilot: (settings) => new EditorLmProvider(settings) };
       const llm = new LlmRuntime(() => configService.current, { redactor, log }, editorProviders);
       llmRuntime = llm;
       const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
       own(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
       refreshStatus = () => modelStatus.refresh();
+      const languageModels = registerHearthLanguageModels({ runtime: llm, withheld: () => configService.current.withheld, redactor, log });
+      if (languageModels) {
+        own(...languageModels.disposables);
+        onConfig('language models', () => languageModels.refresh());
+      }
     });
 
     let kilnIndex: IndexController | undefined;

@@ -58,6 +58,8 @@ export interface ModelInfo {
   contextLength?: number;
   /** Chat or embedding (modelKind.ts); set by the catalog for every listed model. */
   kind?: ModelKind;
+  /** The editor vendor serving it (`copilot`, another extension's), for VS Code's language models. */
+  vendor?: string;
 }
 
 /**

@@ -1,50 +1,47 @@
 /**
- * `githubcopilot` inside the editor: VS Code's Language Model API (`vscode.lm`, vendor `copilot`).
+ * `githubcopilot` inside the editor: VS Code's Language Model API (`vscode.lm`). It serves every
+ * vendor's models the editor has (DESIGN.md decision 22), not only Copilot's: Copilot's models keep
+ * their plain ids (`githubcopilot/gpt-4o`, as before), any other vendor's are `vendor/id`
+ * (`githubcopilot/acme/llama3`) and listed with their vendor. Hearth's own vendor (`hearth`, its
+ * providers served to the editor) is left out: Hearth would be asking itself.
+ *
  * The core cannot import `vscode`, so this provider is handed to the core as a factory (see
- * createProvider's ProviderFactories). The API has no system role and reports no usage: system text
- * leads the first user message, and no usage event is sent.
+ * createProvider's ProviderFactories). The message conversion is src/core/llm/lmParts.ts. The API
+ * has no system role and reports no usage: system text leads the first user message, and no usage
+ * event is sent.
  */
 import * as vscode from 'vscode';
 import { LlmError, type LlmErrorCode } from '../../core/llm/errors';
+import { chatMessagesToLm, lmPartToChatEvent } from '../../core/llm/lmParts';
 import { parameterBillionsFromName } from '../../core/llm/modelSize';
 import { guarded, guardedStream } from '../../core/llm/requestGuard';
 import type { ChatEvent, ChatMessage, ChatOptions, LlmProvider, ModelInfo, ProviderSettings, ToolDefinition } from '../../core/llm/types';
+import { fromPlainMessages, toPlainPart } from './lmPartsAdapter';
 
 export const COPILOT_VENDOR = 'copilot';
-const ENDPOINT = 'vscode.lm (copilot)';
+/** The vendor Hearth registers its own providers under (hearthLanguageModels.ts). */
+export const HEARTH_VENDOR = 'hearth';
+const ENDPOINT = 'vscode.lm';
 
-export function toLanguageModelMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const out: vscode.LanguageModelChatMessage[] = [];
-  let systemPending = system.length > 0 ? system.join('\n\n') : undefined;
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role === 'user') {
-      out.push(vscode.LanguageModelChatMessage.User(systemPending ? `${systemPending}\n\n${message.content}` : message.content));
-      systemPending = undefined;
-    } else if (message.role === 'assistant') {
-      const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
-      if (message.content) parts.push(new vscode.LanguageModelTextPart(message.content));
-      for (const call of message.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(call.id, call.name, call.arguments));
-      out.push(vscode.LanguageModelChatMessage.Assistant(parts));
-    } else {
-      const text = message.isError ? `Error: ${message.content}` : message.content;
-      out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(message.toolCallId, [new vscode.LanguageModelTextPart(text)])]));
-    }
-  }
-  if (systemPending) out.unshift(vscode.LanguageModelChatMessage.User(systemPending));
-  return out;
+/** The id Hearth gives an editor model: plain for Copilot's, `vendor/id` for every other vendor's. */
+export function editorModelId(model: { vendor: string; id: string }): string {
+  return model.vendor === COPILOT_VENDOR ? model.id : `${model.vendor}/${model.id}`;
 }
 
-export class CopilotProvider implements LlmProvider {
+export class EditorLmProvider implements LlmProvider {
   constructor(readonly settings: ProviderSettings) {}
+
+  /** Every vendor's chat models but Hearth's own. */
+  private async models(): Promise<vscode.LanguageModelChat[]> {
+    return (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== HEARTH_VENDOR);
+  }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     return guarded(this.settings, signal, { endpoint: ENDPOINT, operation: 'list' }, async () => {
-      const models = await vscode.lm.selectChatModels({ vendor: COPILOT_VENDOR });
-      // An empty list means Copilot is missing or signed out: say so instead of listing nothing.
+      const models = await this.models();
+      // An empty list means no model extension (Copilot signed out): say so instead of listing nothing.
       if (models.length === 0) throw this.noModels();
-      return models.map((m) => ({ id: m.id, ...(m.maxInputTokens ? { contextLength: m.maxInputTokens } : {}) }));
+      return models.map((m) => ({ id: editorModelId(m), vendor: m.vendor, ...(m.maxInputTokens ? { contextLength: m.maxInputTokens } : {}) }));
     });
   }
 
@@ -53,16 +50,20 @@ export class CopilotProvider implements LlmProvider {
   }
 
   private noModels(): LlmError {
-    return new LlmError('llm.unreachable', `provider "${this.settings.name}" (githubcopilot): no Copilot chat models are available. Install GitHub Copilot Chat and sign in.`, this.settings.name);
+    return new LlmError(
+      'llm.unreachable',
+      `provider "${this.settings.name}" (githubcopilot): the editor has no language models. Install GitHub Copilot Chat and sign in, or an extension that provides chat models.`,
+      this.settings.name,
+    );
   }
 
   private async pick(model: string | undefined): Promise<vscode.LanguageModelChat> {
-    const models = await vscode.lm.selectChatModels({ vendor: COPILOT_VENDOR });
+    const models = await this.models();
     if (models.length === 0) throw this.noModels();
-    if (!model) return models[0];
-    const found = models.find((m) => m.id === model || m.family === model);
+    if (!model) return models.find((m) => m.vendor === COPILOT_VENDOR) ?? models[0];
+    const found = models.find((m) => editorModelId(m) === model) ?? models.find((m) => m.vendor === COPILOT_VENDOR && m.family === model);
     if (!found) {
-      throw new LlmError('llm.model_not_found', `model "${model}" not found on provider "${this.settings.name}" (githubcopilot). Available: ${models.map((m) => m.id).join(', ')}.`, this.settings.name);
+      throw new LlmError('llm.model_not_found', `model "${model}" not found on provider "${this.settings.name}" (githubcopilot). Available: ${models.map(editorModelId).join(', ')}.`, this.settings.name);
     }
     return found;
   }
@@ -79,7 +80,7 @@ export class CopilotProvider implements LlmProvider {
       try {
         const response = await model
           .sendRequest(
-            toLanguageModelMessages(messages),
+            fromPlainMessages(chatMessagesToLm(messages)),
             {
               justification: 'Hearth chats with your notes using the model you selected.',
               ...(tools.length > 0 ? { tools: tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.parameters })) } : {}),
@@ -91,12 +92,10 @@ export class CopilotProvider implements LlmProvider {
           });
         for await (const part of response.stream) {
           if (s.aborted) break;
-          if (part instanceof vscode.LanguageModelTextPart) {
-            if (part.value) yield { type: 'text', text: part.value };
-          } else if (part instanceof vscode.LanguageModelToolCallPart) {
-            sawToolCall = true;
-            yield { type: 'tool_call', call: { id: part.callId, name: part.name, arguments: (part.input ?? {}) as Record<string, unknown> } };
-          }
+          const event = lmPartToChatEvent(toPlainPart(part));
+          if (!event) continue;
+          if (event.type === 'tool_call') sawToolCall = true;
+          yield event;
         }
         if (s.aborted) throw s.reason ?? new Error('aborted');
         yield { type: 'stop', reason: sawToolCall ? 'tool_calls' : 'stop' };
@@ -111,9 +110,9 @@ export class CopilotProvider implements LlmProvider {
 function mapLanguageModelError(error: unknown, settings: ProviderSettings): unknown {
   if (!(error instanceof vscode.LanguageModelError)) return error;
   const codes: Record<string, [LlmErrorCode, string]> = {
-    NoPermissions: ['llm.unauthorized', 'Hearth is not allowed to use Copilot models: allow it when VS Code asks, or under Accounts > Manage Language Model Access.'],
-    NotFound: ['llm.model_not_found', 'The Copilot model is not available: pick another one with "Hearth: Switch Model".'],
-    Blocked: ['llm.request_failed', 'Copilot blocked the request (quota or policy).'],
+    NoPermissions: ['llm.unauthorized', 'Hearth is not allowed to use this model: allow it when VS Code asks, or under Accounts > Manage Language Model Access.'],
+    NotFound: ['llm.model_not_found', 'The model is not available: pick another one with "Hearth: Switch Model".'],
+    Blocked: ['llm.request_failed', 'The model\'s provider blocked the request (quota or policy).'],
   };
   const [code, remedy] = codes[error.code] ?? ['llm.request_failed', error.message];
   return new LlmError(code, `provider "${settings.name}" (githubcopilot): ${remedy}`, settings.name, { cause: error });

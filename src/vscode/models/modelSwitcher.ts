@@ -64,7 +64,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
       for (const model of entry.models.filter((m) => m.kind !== 'embedding')) {
         const active = entry.provider === current.name && sameModel(model.id, current.model);
         activeListed ||= active;
-        items.push(this.item(entry.provider, model.id, active, formatSize(model.parameterBillions)));
+        items.push(this.item(entry.provider, model.id, active, [model.vendor ? `vendor ${model.vendor}` : '', formatSize(model.parameterBillions)].filter(Boolean).join(' · ')));
       }
       if (entry.provider === current.name && !activeListed && current.model) items.push(this.item(entry.provider, current.model, true, 'not in the provider\'s list'));
       if (entry.models.length === 0 && entry.provider !== current.name) items.push({ label: '$(info) no models listed', alwaysShow: false });
