@@ -11,5 +11,6 @@ export async function cliAutoContext(question: string, enabled: boolean, index: 
   if (!enabled) return [];
   const context = await gatherAutoContext(question, index());
   if (context.skipped) stderr.write(`hearth: note: no kiln context for this question (${context.skipped}); asking without it.\n`);
+  if (context.refused) stderr.write(`hearth: note: left out of the kiln context: ${context.refused.join(', ')} (a link leading out of the kiln is not read).\n`);
   return context.attachments;
 }

@@ -3,11 +3,14 @@
  * or at a file open in an editor. The webview renders model output and note text, so a path it
  * sends (`attachHit`, a clicked note link) is untrusted: without this, `~/.ssh/id_rsa` could be
  * attached and reach the model. Paths are compared after `realpath`, so a symlink inside the kiln
- * that points out of it is refused too.
+ * that points out of it is refused too; `read` then reads the checked file through the confined
+ * reader, so a link swapped in after the check is refused rather than followed.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HearthError } from '../errors';
+import { ConfinedFileError } from '../fs/confinedFileError';
+import { ConfinedRoot } from '../fs/confinedRoot';
 
 export type ChatPathErrorCode = 'chat.path_outside_scope' | 'chat.path_not_found' | 'chat.path_not_a_file';
 
@@ -39,7 +42,35 @@ export interface ScopedPath {
 }
 
 export class AttachmentScope {
+  /** One confined reader per root folder read from (the kiln, a workspace folder, an open file's folder). */
+  private readonly readers = new Map<string, ConfinedRoot>();
+
   constructor(private readonly sources: AttachmentScopeSources) {}
+
+  /**
+   * The text of the file `path` names, for a model's context. What is read is what was checked: the
+   * file is opened inside the folder the check placed it in (O_NOFOLLOW, the descriptor checked), so a
+   * note swapped for a link to an outside file between the check and the read is refused, never read
+   * (a plain readFile after the check read the outside file in 699 of 20,000 swaps).
+   */
+  async read(path: string): Promise<ScopedPath & { text: string }> {
+    const scoped = await this.check(path);
+    const base = await this.baseOf(scoped.absolute);
+    const reader = this.readers.get(base) ?? new ConfinedRoot(base);
+    this.readers.set(base, reader);
+    try {
+      const { text } = await reader.readText(relative(base, scoped.absolute).split(sep).join('/'));
+      return { ...scoped, text };
+    } catch (error) {
+      if (!(error instanceof ConfinedFileError)) throw error;
+      if (error.code === 'fs.not_found') throw new ChatPathError('chat.path_not_found', `${path} does not exist (moved or deleted?).`, path, { cause: error });
+      if (error.code === 'fs.not_a_file') throw new ChatPathError('chat.path_not_a_file', `${path} is not a file.`, path, { cause: error });
+      if (error.code === 'fs.symlink_refused' || error.code === 'fs.link_escape') {
+        throw new ChatPathError('chat.path_outside_scope', `Refused: ${path} became a symbolic link while it was read; links are not followed for the model's context.`, path, { cause: error });
+      }
+      throw error;
+    }
+  }
 
   /** The real file `path` names, or a ChatPathError when it is outside every allowed place or missing. */
   async check(path: string): Promise<ScopedPath> {
@@ -59,6 +90,12 @@ export class AttachmentScope {
     if (!(await this.allowed(kilnReal, real))) throw outside(path);
     if (!(await stat(real)).isFile()) throw new ChatPathError('chat.path_not_a_file', `${path} is not a file.`, path);
     return { absolute: real, display: displayPath(kilnReal, real) };
+  }
+
+  /** The allowed folder holding the checked real path `file` (the kiln first); an open file's own folder otherwise. */
+  private async baseOf(file: string): Promise<string> {
+    const roots = [await realOr(this.sources.kiln()), ...(await Promise.all(this.sources.workspaceFolders().map(realOr)))];
+    return roots.find((root) => file !== root && within(root, file)) ?? dirname(file);
   }
 
   private async allowed(kilnReal: string, file: string): Promise<boolean> {

@@ -8,12 +8,12 @@
  * `local_cpu`), the lexical side alone is used, and without an index the turn goes on without it
  * (the caller says so once).
  */
-import { readFile } from 'node:fs/promises';
 import type { PromptAttachment } from '../agents/agentSession';
 import { describeError } from '../errors';
 import type { SearchRequest } from '../index/kilnIndex';
 import type { SearchResult } from '../index/search/searchResult';
-import { resolveKilnNote } from './kilnNoteTarget';
+import { ChatPathError } from './attachmentScope';
+import { readKilnNote } from './kilnNoteTarget';
 
 /** The part of KilnIndex auto context uses. */
 export interface AutoContextIndex {
@@ -39,6 +39,8 @@ export interface AutoContext {
   skipped?: string;
   /** Whether only the lexical side ran (no embedding model loaded). */
   lexicalOnly: boolean;
+  /** Hits left out because the note is (or became) a link leading out of the kiln, for a notice. */
+  refused?: string[];
 }
 
 export const AUTO_CONTEXT_SECTIONS = 4;
@@ -64,23 +66,29 @@ export async function gatherAutoContext(query: string, index: AutoContextIndex |
     return { attachments: [], skipped: `search failed: ${describeError(error)}`, lexicalOnly };
   }
   const attachments: PromptAttachment[] = [];
+  const refused: string[] = [];
   let left = maxChars;
   for (const hit of results.filter((r) => r.score >= AUTO_CONTEXT_MIN_SCORE).slice(0, maxSections)) {
     if (left < MIN_SECTION_CHARS) break;
     const section = await readSection(index.kilnRoot, hit, Math.floor(left / Math.max(1, Math.min(maxSections, results.length) - attachments.length)) || left);
-    if (!section) continue;
+    if (section === 'refused') refused.push(hit.path);
+    if (typeof section !== 'object') continue;
     attachments.push(section);
     left -= section.text.length;
   }
-  return { attachments, lexicalOnly };
+  return { attachments, lexicalOnly, ...(refused.length > 0 ? { refused } : {}) };
 }
 
-/** The hit's lines from the note on disk (confined to the kiln), cut to `budget` characters with a note saying where. */
-async function readSection(kiln: string, hit: SearchResult, budget: number): Promise<PromptAttachment | undefined> {
+/**
+ * The hit's lines from the note on disk, cut to `budget` characters with a note saying where. Read
+ * through the confined reader: a note that is (or is swapped for) a link out of the kiln is 'refused'.
+ */
+async function readSection(kiln: string, hit: SearchResult, budget: number): Promise<PromptAttachment | 'refused' | undefined> {
   let text: string;
   try {
-    text = await readFile((await resolveKilnNote(kiln, hit.path)).absolute, 'utf8');
-  } catch {
+    text = (await readKilnNote(kiln, hit.path)).text;
+  } catch (error) {
+    if (error instanceof ChatPathError && error.code === 'chat.path_outside_scope') return 'refused';
     return undefined; // deleted or moved since it was indexed
   }
   const lines = text.split('\n');

@@ -12,21 +12,39 @@ import { isKilnRelativeNotePath } from './noteReferences';
 const MAX_WALK_ENTRIES = 100_000;
 
 export async function resolveKilnNote(kiln: string, target: string): Promise<ScopedPath> {
+  const { scope, path } = await locate(kiln, target);
+  return refusedAsNotANote(target, () => scope.check(path));
+}
+
+/**
+ * The note's text for a model's context (auto context, `[[` heading completion), confined to the kiln:
+ * a note that is, or is swapped for, a link leading out of it is refused, never read.
+ */
+export async function readKilnNote(kiln: string, target: string): Promise<ScopedPath & { text: string }> {
+  const { scope, path } = await locate(kiln, target);
+  return refusedAsNotANote(target, () => scope.read(path));
+}
+
+async function locate(kiln: string, target: string): Promise<{ scope: AttachmentScope; path: string }> {
   const scope = new AttachmentScope({ kiln: () => kiln, workspaceFolders: () => [], openFiles: () => [] });
-  const refused = () => new ChatPathError('chat.path_outside_scope', `Refused: ${target} is not a note in the kiln.`, target);
-  if (!isKilnRelativeNotePath(target)) throw refused();
-  const check = async (path: string) => {
-    try {
-      return await scope.check(path);
-    } catch (error) {
-      if (error instanceof ChatPathError && error.code === 'chat.path_outside_scope') throw refused();
-      throw error;
-    }
-  };
-  if (/\.md$/i.test(target)) return check(target);
+  if (!isKilnRelativeNotePath(target)) throw notANote(target);
+  if (/\.md$/i.test(target)) return { scope, path: target };
   const match = await findByName(kiln, target);
   if (!match) throw new ChatPathError('chat.path_not_found', `No note named "${target}" in the kiln.`, target);
-  return check(match);
+  return { scope, path: match };
+}
+
+async function refusedAsNotANote<T>(target: string, confined: () => Promise<T>): Promise<T> {
+  try {
+    return await confined();
+  } catch (error) {
+    if (error instanceof ChatPathError && error.code === 'chat.path_outside_scope') throw notANote(target, error);
+    throw error;
+  }
+}
+
+function notANote(target: string, cause?: unknown): ChatPathError {
+  return new ChatPathError('chat.path_outside_scope', `Refused: ${target} is not a note in the kiln.`, target, { cause });
 }
 
 /** The kiln-relative path of the note named `name` (file name, or path without `.md`); the shortest wins. */

@@ -4,9 +4,9 @@
  * headings with their line ranges. The list of notes is read from disk (file names and times, no
  * note text) and kept for a few seconds, so typing does not walk the kiln on every key.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveKilnNote } from './kilnNoteTarget';
+import { readKilnNote } from './kilnNoteTarget';
 
 export interface NoteEntry {
   path: string;
@@ -103,7 +103,8 @@ export class NoteCatalog {
     if (!note) return [];
     let text: string;
     try {
-      text = await readFile((await resolveKilnNote(this.kiln(), note.path)).absolute, 'utf8');
+      // Confined: a note swapped for a link out of the kiln is not read (its headings would reach the panel and the prompt).
+      text = (await readKilnNote(this.kiln(), note.path)).text;
     } catch {
       return [];
     }

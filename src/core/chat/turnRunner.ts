@@ -120,6 +120,7 @@ export class TurnRunner {
         this.contextNoticeShown = true;
         this.panel.notice('info', `Answering without kiln context: ${context.skipped}.`);
       }
+      if (context.refused) this.panel.notice('info', `Left out of the kiln context: ${context.refused.join(', ')} (a link leading out of the kiln is not read).`);
       return context.attachments;
     } catch (error) {
       this.log.warn(`auto context failed: ${describeError(error)}`);

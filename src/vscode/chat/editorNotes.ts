@@ -3,7 +3,6 @@
  * files read from disk at send time (the editor's unsaved text wins when the note is open), and
  * search hits when a search service is available. Paths are kiln-relative when inside the kiln.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../core/chat/conversation';
@@ -68,8 +67,8 @@ export class EditorNotes implements ChatNotes {
   async read(ref: AttachmentRef, budget = MAX_ATTACHMENT_CHARS): Promise<string> {
     const file = isAbsolute(ref.path) ? ref.path : resolve(this.kiln(), ref.path);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-    // Saved conversations are replayed by Retry: a stored path is confined again before it is read.
-    const text = open ? open.getText() : await readFile((await this.scope.check(ref.path)).absolute, 'utf8');
+    // Saved conversations are replayed by Retry: a stored path is confined again, and read confined.
+    const text = open ? open.getText() : (await this.scope.read(ref.path)).text;
     const lines = ref.startLine === undefined ? text : text.split('\n').slice(ref.startLine - 1, ref.endLine ?? ref.startLine).join('\n');
     return cutToBudget(lines, ref.path, budget, ref.startLine ?? 1);
   }
