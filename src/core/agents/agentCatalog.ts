@@ -7,6 +7,7 @@ import type { HearthConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
 import type { AgentCard, AgentCardProblem } from './agentCard';
+import type { AgentSessionInfo } from './agentControls';
 import { BUILTIN_AGENT_NAME, describeCard, type LoadedCards } from './agentCards';
 import { AgentError } from './agentErrors';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from './agentSession';
@@ -111,6 +112,13 @@ export class HearthAgentCatalog implements AgentCatalog {
       session = await this.options.external.start(name, options);
     }
     return this.options.transcripts ? this.options.transcripts.record(session, options.cwd) : session;
+  }
+
+  async listSessions(name: string, cwd: string): Promise<AgentSessionInfo[]> {
+    const external = (await this.externalAgents()).find((agent) => agent.name === name);
+    if (!external || !this.options.external?.listSessions) throw new AgentError('agent.unknown', `"${name}" is not an external agent; only external agents keep sessions of their own`);
+    if (!external.available) throw new AgentError('agent.unavailable', `the agent "${name}" is not available: ${external.unavailableReason ?? 'unknown reason'}`);
+    return this.options.external.listSessions(name, cwd);
   }
 
   /** External discovery failing must not hide the internal agents; in an untrusted folder none is available. */

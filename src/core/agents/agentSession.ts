@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../llm/types';
 import type { ErrorCode } from '../errors';
+import type { AgentControls, AgentSessionInfo, SessionOpening } from './agentControls';
 
 export type AgentKind = 'internal' | 'external';
 
@@ -93,8 +94,14 @@ export interface AgentSession {
   readonly agent: AgentDescriptor;
   /** Runs one turn; the iterator ends after a `done` event. Aborting the signal cancels the turn. */
   prompt(text: string, attachments?: PromptAttachment[], signal?: AbortSignal): AsyncIterable<AgentEvent>;
-  /** Ends the session and any process behind it. */
+  /** Ends the session and any process behind it; an external agent's session stays resumable. */
   dispose(): Promise<void>;
+  /** External agents: the agent's options and commands (absent: the agent offers none, or is internal). */
+  readonly controls?: AgentControls;
+  /** External agents: how the agent's session was opened (new, resumed, loaded); undefined before it started. */
+  readonly opening?: SessionOpening;
+  /** Ends the conversation for good: the agent's session is closed (session/close), then disposed. */
+  end?(): Promise<void>;
 }
 
 export interface AgentStartOptions {
@@ -111,6 +118,10 @@ export interface AgentStartOptions {
    * they ignore it and the surface sends a recap with the first prompt instead.
    */
   history?: HistoryMessage[];
+  /** External agents: the agent's own session to continue (session/resume, else session/load, else new). */
+  resume?: string;
+  /** External agents: option choices remembered for this agent (option id → value), restored when it opens. */
+  preferences?: Record<string, string | boolean>;
 }
 
 /** One earlier message of a conversation, oldest first; turns alternate user, assistant. */
@@ -133,4 +144,6 @@ export interface AgentCatalog {
    */
   trustFallback?(): Promise<string | undefined>;
   start(name: string, options: AgentStartOptions): Promise<AgentSession>;
+  /** An external agent's own saved sessions in `cwd` (session/list); throws when it has none to list. */
+  listSessions?(name: string, cwd: string): Promise<AgentSessionInfo[]>;
 }

@@ -2,6 +2,7 @@
  * The seam between the catalog (internal agents, transcripts, default selection) and the ACP side
  * (discovery, profiles, spawning). The ACP code implements this; the catalog only combines.
  */
+import type { AgentSessionInfo } from './agentControls';
 import type { AgentDescriptor, AgentSession, AgentStartOptions } from './agentSession';
 
 export interface ExternalAgents {
@@ -9,6 +10,8 @@ export interface ExternalAgents {
   list(): Promise<AgentDescriptor[]>;
   /** Spawns and initializes the named agent; throws a HearthError when it is unknown or unavailable. */
   start(name: string, options: AgentStartOptions): Promise<AgentSession>;
+  /** The agent's own saved sessions in `cwd` (session/list), started just for the question. */
+  listSessions?(name: string, cwd: string): Promise<AgentSessionInfo[]>;
   /** Ends every session still running (on deactivate / CLI exit), so no process is left behind. */
   dispose?(): Promise<void>;
 }

@@ -188,6 +188,22 @@ export class RecordedSession implements AgentSession {
     return this.inner.agent;
   }
 
+  get controls(): AgentSession['controls'] {
+    return this.inner.controls;
+  }
+
+  get opening(): AgentSession['opening'] {
+    return this.inner.opening;
+  }
+
+  async end(): Promise<void> {
+    try {
+      await (this.inner.end ? this.inner.end() : this.inner.dispose());
+    } finally {
+      await this.writer.flush();
+    }
+  }
+
   /** The transcript's id (TranscriptStore.read). */
   get transcriptId(): string {
     return this.writer.id;

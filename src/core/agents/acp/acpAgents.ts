@@ -1,6 +1,7 @@
 import type { AcpConfig } from '../../config/schema';
 import type { Logger, SecretStore } from '../../host';
 import type { Redactor } from '../../logging/redactingLogger';
+import type { AgentSessionInfo } from '../agentControls';
 import type { AgentDescriptor, AgentSession, AgentStartOptions } from '../agentSession';
 import type { ExternalAgents } from '../externalAgents';
 import { AcpError } from './acpErrors';
@@ -63,22 +64,14 @@ export class AcpAgents implements ExternalAgents {
   }
 
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
-    this.assertNotDisposed();
-    const probed = (await this.probe(options.cwd, name))[0];
-    if (!probed) throw new AcpError('acp.unknown_agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
-    const launch = probed.definition.launch;
-    if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
-    const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });
-    if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
+    const { descriptor, launch } = await this.launchOf(name, options.cwd);
     // The ACP SDK loads with the first session, not with every host that merely lists agents.
     const { AcpSession } = await import('./acpSession');
     // Disposed while probing or loading (the editor closing): a session started now would outlive it.
     this.assertNotDisposed();
     const session: AcpSession = new AcpSession({
-      descriptor: probed.descriptor,
-      command: probed.executable ?? launch.command,
-      args: launch.args,
-      env: { ...this.options.env, ...env.values },
+      descriptor,
+      ...launch,
       cwd: options.cwd,
       ...(options.kilnRoot ? { attachmentRoot: options.kilnRoot } : {}),
       host: options.host,
@@ -91,6 +84,8 @@ export class AcpAgents implements ExternalAgents {
       clientVersion: this.options.clientVersion,
       onDisposed: () => this.sessions.delete(session),
       ...(this.options.transport ? { transport: this.options.transport } : {}),
+      ...(options.resume ? { resume: options.resume } : {}),
+      ...(options.preferences ? { preferences: options.preferences } : {}),
     });
     this.sessions.add(session);
     try {
@@ -100,6 +95,50 @@ export class AcpAgents implements ExternalAgents {
       throw error;
     }
     return session;
+  }
+
+  /** Starts the agent only to ask for its saved sessions in `cwd` (session/list), then stops it. */
+  async listSessions(name: string, cwd: string): Promise<AgentSessionInfo[]> {
+    const { launch } = await this.launchOf(name, cwd);
+    const { AgentConnection } = await import('./agentConnection');
+    this.assertNotDisposed();
+    const conn = await AgentConnection.open({
+      ...launch,
+      agentName: name,
+      cwd,
+      maxMessageBytes: this.limits.maxMessageBytes,
+      startTimeoutMs: this.limits.startTimeoutMs,
+      clientVersion: this.options.clientVersion,
+      log: this.options.log.child('acp').child(name),
+      sessionless: true,
+      // No session is open: nothing the agent asks of the client can apply.
+      side: {
+        requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+        readTextFile: async () => Promise.reject(new AcpError('acp.unsupported', 'no session is open')),
+        writeTextFile: async () => Promise.reject(new AcpError('acp.unsupported', 'no session is open')),
+        onUpdate: () => {},
+        onActivity: () => {},
+        onOversized: () => {},
+      },
+      ...(this.options.transport ? { transport: this.options.transport } : {}),
+    });
+    try {
+      return await conn.listSessions(cwd);
+    } finally {
+      await conn.close();
+    }
+  }
+
+  /** The agent's descriptor and how to start it; throws when it is unknown, unavailable or misses a variable. */
+  private async launchOf(name: string, cwd: string): Promise<{ descriptor: AgentDescriptor; launch: { command: string; args: string[]; env: NodeJS.ProcessEnv } }> {
+    this.assertNotDisposed();
+    const probed = (await this.probe(cwd, name))[0];
+    if (!probed) throw new AcpError('acp.unknown_agent', `There is no external agent named "${name}".`, 'Run `hearth agents` to see the agents Hearth knows, or add an [acp.agents.NAME] profile.');
+    const launch = probed.definition.launch;
+    if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
+    const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });
+    if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
+    return { descriptor: probed.descriptor, launch: { command: probed.executable ?? launch.command, args: launch.args, env: { ...this.options.env, ...env.values } } };
   }
 
   async dispose(): Promise<void> {

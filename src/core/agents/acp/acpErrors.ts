@@ -18,7 +18,12 @@ export type AcpErrorCode =
   | 'acp.disposed'
   | 'acp.path_outside_workspace'
   | 'acp.file_not_found'
-  | 'acp.write_denied';
+  | 'acp.write_denied'
+  | 'acp.unsupported'
+  | 'acp.option_refused'
+  | 'acp.auth_required'
+  | 'acp.terminal_refused'
+  | 'acp.terminal_unknown';
 
 export class AcpError extends HearthError {
   constructor(

@@ -4,7 +4,8 @@ import type { Logger } from '../../host';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
 import { AcpError } from './acpErrors';
 import type { AcpLimits } from './acpLimits';
-import { AgentConnection, rpcErrorText, type ClientSide } from './agentConnection';
+import { AgentConnection, type ClientSide } from './agentConnection';
+import { rpcErrorText } from './rpcErrorText';
 import { EventChannel } from './eventChannel';
 import type { GatewayOffer } from './gatewayOffer';
 import { AgentRequests } from './agentRequests';
@@ -16,6 +17,9 @@ import { stopReasonOf, ToolCallTracker, updateToEvents } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WorkspaceEdits } from '../../changes/workspaceEdits';
+import type { SessionOpening } from '../agentControls';
+import { LiveControls } from './liveControls';
+import { ReplayCollector } from './replayCollector';
 
 export interface AcpSessionOptions {
   descriptor: AgentDescriptor;
@@ -40,6 +44,10 @@ export interface AcpSessionOptions {
   onDisposed?: () => void;
   /** How the agent is started (see AgentTransport); a process unless injected. */
   transport?: AgentTransport;
+  /** The agent's session to continue (a conversation reopened after a reload). */
+  resume?: string;
+  /** Option choices remembered for this agent (option id → value), applied when a session opens. */
+  preferences?: Record<string, string | boolean>;
 }
 
 interface Turn {
@@ -60,6 +68,12 @@ interface Turn {
  */
 export class AcpSession implements AgentSession {
   readonly id = randomUUID();
+  /** The agent's own session id, kept across restarts of its process so each restart resumes it. */
+  private agentSessionId: string | undefined;
+  private openingResult: SessionOpening | undefined;
+  /** Collects the history an agent replays while session/load runs (first opening only). */
+  private replay: ReplayCollector | undefined;
+  readonly controls: LiveControls;
   private conn: AgentConnection | undefined;
   private starting: Promise<AgentConnection> | undefined;
   private turn: Turn | undefined;
@@ -72,6 +86,8 @@ export class AcpSession implements AgentSession {
 
   constructor(private readonly options: AcpSessionOptions) {
     this.log = options.log.child('acp').child(options.descriptor.name);
+    this.agentSessionId = options.resume;
+    this.controls = new LiveControls(options.descriptor.name, () => this.connection(), this.log);
     this.requests = new AgentRequests({
       agentName: options.descriptor.name,
       log: this.log,
@@ -95,6 +111,24 @@ export class AcpSession implements AgentSession {
   /** The running agent's pid (tests and diagnostics); undefined when none runs or it is not a process. */
   get pid(): number | undefined {
     return this.conn && !this.conn.exited ? this.conn.process.pid : undefined;
+  }
+
+  /** How the session was opened (new, resumed, loaded with its history); undefined before the agent started. */
+  get opening(): SessionOpening | undefined {
+    return this.openingResult;
+  }
+
+  /**
+   * Ends the conversation's session for good: `session/close` where the agent offers it (it frees
+   * what it keeps), then the process. A plain dispose (a reload) leaves the session resumable.
+   */
+  async end(): Promise<void> {
+    const conn = this.conn;
+    if (conn && !this.turn) {
+      const closed = await conn.closeSession(2_000).catch((error) => (this.log.debug(`session/close failed: ${describeError(error)}`), false));
+      if (closed) this.log.info(`closed session ${conn.sessionId}`);
+    }
+    await this.dispose();
   }
 
   /** Starts the agent now rather than on the first prompt (so start-up errors show early). */
@@ -141,6 +175,7 @@ export class AcpSession implements AgentSession {
     const conn = this.conn ?? (await this.starting?.catch(() => undefined));
     this.conn = undefined;
     await conn?.close();
+    this.controls.dispose();
     this.options.onDisposed?.();
   }
 
@@ -237,6 +272,7 @@ export class AcpSession implements AgentSession {
   private connection(): Promise<AgentConnection> {
     if (this.disposed) return Promise.reject(disposedError());
     if (this.conn && !this.conn.exited) return Promise.resolve(this.conn);
+    if (!this.starting && this.agentSessionId && !this.openingResult) this.replay = new ReplayCollector();
     this.starting ??= AgentConnection.open({
       agentName: this.agent.name,
       command: this.options.command,
@@ -250,13 +286,22 @@ export class AcpSession implements AgentSession {
       log: this.log,
       side: this.clientSide(),
       transport: this.options.transport,
+      ...(this.agentSessionId ? { resume: this.agentSessionId } : {}),
     })
       .then(async (conn) => {
         if (this.disposed) {
           await conn.close();
           throw disposedError();
         }
+        const replayed = this.replay?.messages;
+        this.replay = undefined;
+        const { sessionId, how, reason } = conn.opened;
+        if (reason) this.log.warn(`could not continue session ${this.agentSessionId}: ${reason}; started ${sessionId}`);
+        this.openingResult = { sessionId, how, ...(reason ? { reason } : {}), ...(how === 'loaded' && replayed?.length ? { replayed } : {}) };
+        this.agentSessionId = sessionId;
+        this.controls.state.applyResponse(conn.opened.response);
         this.conn = conn;
+        await this.controls.restore(this.options.preferences ?? {});
         conn.process.exit.then(({ code, signal }) => {
           if (this.conn === conn) this.log.warn(`the agent exited (${signal ?? `code ${code}`})`);
           this.dropConnection(conn);
@@ -281,6 +326,13 @@ export class AcpSession implements AgentSession {
         if (this.conn && params.sessionId !== this.conn.sessionId) {
           this.log.debug(`update for another session ignored`);
           return;
+        }
+        const update = params.update;
+        if (typeof update === 'object' && update !== null && !Array.isArray(update)) {
+          const record = update as Record<string, unknown>;
+          if (this.controls.state.applyUpdate(record)) return;
+          // While session/load runs, the agent replays the conversation: it is history, not a turn.
+          if (!this.conn && this.replay) return this.replay.add(record);
         }
         const result = updateToEvents(params.update, this.tools);
         if ('invalid' in result) {

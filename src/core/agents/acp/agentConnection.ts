@@ -5,6 +5,9 @@ import { spawnAgent } from './agentProcess';
 import { agentStream } from './agentStream';
 import type { AgentChannel, AgentTransport } from './agentTransport';
 import { gatewayServers, type GatewayOffer } from './gatewayOffer';
+import { rpcErrorText } from './rpcErrorText';
+import { listSessions, openSession, type OpenedSession } from './sessionOpener';
+import type { AgentSessionInfo } from '../agentControls';
 
 /** What the agent may ask of Hearth while the connection is up (implemented by the session). */
 export interface ClientSide {
@@ -33,6 +36,10 @@ export interface ConnectOptions {
   side: ClientSide;
   /** How the agent is started; the profile's command as a process group unless injected (tests run peers in-process). */
   transport?: AgentTransport;
+  /** An earlier session to continue (session/resume, else session/load, else a new one). */
+  resume?: string;
+  /** Only initialize (listing sessions, signing in): no session is opened. */
+  sessionless?: boolean;
 }
 
 /**
@@ -43,9 +50,19 @@ export class AgentConnection {
   private constructor(
     readonly process: AgentChannel,
     readonly connection: acp.ClientConnection,
-    readonly sessionId: string,
-    readonly agentCapabilities: acp.AgentCapabilities | undefined,
+    readonly init: acp.InitializeResponse,
+    /** The session this connection talks to; empty for a sessionless connection. */
+    readonly opened: OpenedSession,
+    private readonly agentName: string,
   ) {}
+
+  get sessionId(): string {
+    return this.opened.sessionId;
+  }
+
+  get agentCapabilities(): acp.AgentCapabilities | undefined {
+    return this.init.agentCapabilities;
+  }
 
   static async open(options: ConnectOptions): Promise<AgentConnection> {
     const { log, agentName } = options;
@@ -83,9 +100,10 @@ export class AgentConnection {
           clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
           clientInfo: { name: 'hearth', version: options.clientVersion },
         });
+        if (options.sessionless) return new AgentConnection(proc, connection, init, { sessionId: '', how: 'new', response: undefined }, agentName);
         const mcpServers = gatewayServers(options.gateway, init.agentCapabilities?.mcpCapabilities?.http === true);
-        const session = await connection.agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers });
-        return new AgentConnection(proc, connection, session.sessionId, init.agentCapabilities);
+        const opened = await openSession(connection, init.agentCapabilities, { agentName, cwd: options.cwd, mcpServers, ...(options.resume ? { resume: options.resume } : {}) });
+        return new AgentConnection(proc, connection, init, opened, agentName);
       })();
       return await within(ready, proc, options.startTimeoutMs, agentName);
     } catch (error) {
@@ -109,6 +127,22 @@ export class AgentConnection {
 
   prompt(prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     return this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId: this.sessionId, prompt });
+  }
+
+  /** Any agent method on this session's connection (set_config_option, set_mode, set_model). */
+  request<T = unknown>(method: string, params: Record<string, unknown>): Promise<T> {
+    return this.connection.agent.request<T>(method, { sessionId: this.sessionId, ...params });
+  }
+
+  listSessions(cwd: string): Promise<AgentSessionInfo[]> {
+    return listSessions(this.connection, this.agentCapabilities, this.agentName, cwd);
+  }
+
+  /** session/close where the agent offers it (it frees what it keeps for the session); false when not offered. */
+  async closeSession(timeoutMs: number): Promise<boolean> {
+    if (!this.agentCapabilities?.sessionCapabilities?.close || !this.sessionId || this.exited) return false;
+    const closed = this.connection.agent.request(acp.methods.agent.session.close, { sessionId: this.sessionId }).then(() => true);
+    return Promise.race([closed, new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs).unref?.())]);
   }
 
   cancel(): void {
@@ -136,12 +170,4 @@ async function within<T>(work: Promise<T>, proc: AgentChannel, ms: number, agent
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A JSON-RPC error's message with the details agents put in `data` ("Internal error" alone says little). */
-export function rpcErrorText(error: unknown): string {
-  const message = (error as Error)?.message ?? String(error);
-  const data = (error as { data?: unknown })?.data;
-  const details = typeof data === 'string' ? data : typeof (data as { details?: unknown })?.details === 'string' ? (data as { details: string }).details : undefined;
-  return details ? `${message} (${details})` : message;
 }

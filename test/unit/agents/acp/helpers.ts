@@ -20,9 +20,12 @@ export const FIXTURE = join(__dirname, 'fixtures', 'scriptedAgent.mjs');
  * profile (a real agent, a script that dies at start) is spawned as in production. `channels`
  * lists the in-process agents started, so a test sees restarts without pids.
  */
-export function scriptedInProcess(): AgentTransport & { channels: InProcessChannel[] } {
+export function scriptedInProcess(): AgentTransport & { channels: InProcessChannel[]; store: Map<string, unknown> } {
+  // The agent's saved sessions survive its restarts, as a real agent's on-disk sessions do.
+  const store = new Map<string, unknown>();
   const inProcess = inProcessAgent((peer) =>
     serveScriptedAgent(peer.stream, {
+      store,
       env: peer.launch.env,
       args: peer.launch.args.slice(1),
       writeRaw: peer.writeRaw,
@@ -35,7 +38,7 @@ export function scriptedInProcess(): AgentTransport & { channels: InProcessChann
       },
     }),
   );
-  return Object.assign((launch: Parameters<AgentTransport>[0]) => (launch.args[0] === FIXTURE ? inProcess(launch) : spawnAgent(launch)), { channels: inProcess.channels });
+  return Object.assign((launch: Parameters<AgentTransport>[0]) => (launch.args[0] === FIXTURE ? inProcess(launch) : spawnAgent(launch)), { channels: inProcess.channels, store });
 }
 
 /** A profile that runs the scripted agent with this very node. */
@@ -81,7 +84,7 @@ export function createAgents(overrides: { profiles?: Record<string, AcpAgentProf
   const agents = new AcpAgents({
     config, confirmDestructive: true, log, env: { ...process.env }, clientVersion: '0.0.0-test', ...(spawn ? {} : { transport }), ...options, limits: { ...FAST_LIMITS, ...overrides.limits },
   });
-  return { agents, log, channels: transport.channels };
+  return { agents, log, channels: transport.channels, store: transport.store };
 }
 
 export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
