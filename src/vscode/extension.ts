@@ -35,6 +35,8 @@ import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
 import { openChangeJournal } from '../core/changes/changeJournal';
+import { kilnProtection } from '../core/fs/kilnProtection';
+import type { ProtectedWriteRequest } from '../core/fs/writeGate';
 import { ChangeSnapshots } from './changes/changeSnapshots';
 import { EditorReviewer } from './changes/editorReviewer';
 import { chatReviews } from './changes/chatReviewBridge';
@@ -107,7 +109,10 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       const journal = () => {
         const root = kilnRoot();
         if (!root) return undefined;
-        return openChangeJournal(root, configService.current.config.changes, log);
+        const { config } = configService.current;
+        // An undo of a protected path asks its own question, even with confirm_destructive off.
+        const protection = { rules: kilnProtection(config, { kilnRoot: root, workspaceRoot: configService.workspaceRoot ?? root }), confirmProtected: (request: ProtectedWriteRequest) => host.confirmProtected(request) };
+        return openChangeJournal(root, config.changes, log, protection);
       };
       chatReviewCards = chatReviews(reviewer, () => journal()?.journal);
       own(

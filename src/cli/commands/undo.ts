@@ -10,14 +10,18 @@ Reverts the newest agent turn (every file it changed; one gateway call is a turn
 one change ID from \`hearth changes\`, restoring exactly what was there before (deleted notes too).
 
 A note that changed after the agent's change is never overwritten: the difference is shown and the
-command exits 1. --force restores it anyway.
+command exits 1. --force restores it anyway. A note saved while the question is open is not
+overwritten either. Restoring a protected path (.git/, .vscode/, .hearth/, agent instruction files)
+asks its own question on the terminal, which --yes does not answer; without a terminal it is refused.
+An undo that was interrupted is finished by running it again: files already restored count as done.
 
       --force          restore even notes that changed since
 ${COMMON_HELP}
 `;
 
 function describe(plan: UndoPlan): string {
-  return plan.steps.map((step) => `  ${step.restore === null ? 'delete ' : 'restore'} ${step.path}  (${step.newest.kind} by ${step.newest.tool})`).join('\n');
+  const verb = (step: UndoPlan['steps'][number]) => (step.done ? 'done   ' : step.restore === null ? 'delete ' : 'restore');
+  return plan.steps.map((step) => `  ${verb(step)} ${step.path}  (${step.newest.kind} by ${step.newest.tool}${step.done ? '; already restored by an interrupted undo' : ''})`).join('\n');
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {

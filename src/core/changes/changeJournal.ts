@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from '../host';
 import { changeKind, type ChangeActor, type ChangeRecord, type ChangeState } from './changeRecord';
 import { ChangeError } from './changeErrors';
-import { ensureJournalDir, putBlob, readBlob, sha256, writeAtomic } from './journalFiles';
+import { JournalFiles, sha256 } from './journalFiles';
 import { withJournalLock } from './journalLock';
 import type { ChangesConfig } from '../config/schema';
 import type { ConfinedRoot } from '../fs/confinedRoot';
-import { confinedKilnFiles, type KilnFileAccess } from './kilnFileAccess';
+import { confinedKilnFiles, type KilnFileAccess, type KilnWriteProtection } from './kilnFileAccess';
+import { decodeEntry, encodeEntry, isOwnEntryName, MAX_ENTRY_BYTES, newEntryId } from './journalEntries';
+import { defaultJournalKeyFile, JournalKey } from './journalKey';
+import { pruneJournal } from './journalPrune';
 
 export interface ChangeJournalOptions {
   kilnRoot: string;
@@ -19,6 +19,8 @@ export interface ChangeJournalOptions {
   /** `[changes].max_mb`. */
   maxMb: number;
   now?: () => Date;
+  /** The per-user key entries are signed with; default `<user data dir>/hearth/journal.key`. */
+  key?: JournalKey;
 }
 
 /** One proposed file change: bytes before (null: absent) and after (null: delete). */
@@ -28,58 +30,51 @@ export interface FileChange {
   after: Uint8Array | null;
 }
 
-const ENTRY = /^[0-9A-Za-z-]+\.json$/;
-
-let sequence = 0;
-
-/** Sorts in the order changes were made: time, then a per-process sequence (one millisecond can hold several). */
-function newId(now: Date): string {
-  sequence = (sequence + 1) % 1_000_000;
-  return `${now.toISOString().replace(/[-:.]/g, '').replace('T', '-').replace('Z', '')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
-}
-
-function isRecord(value: unknown): value is ChangeRecord {
-  const record = value as ChangeRecord;
-  return (
-    typeof record === 'object' && record !== null && typeof record.id === 'string' && typeof record.path === 'string' && typeof record.turn === 'string' &&
-    typeof record.tool === 'string' && typeof record.time === 'string' && ['create', 'update', 'delete'].includes(record.kind) &&
-    ['pending', 'done', 'aborted', 'undone'].includes(record.state)
-  );
+/** What reading the entries found: this user's records (oldest first) and the names of the rest. */
+export interface JournalContents {
+  records: ChangeRecord[];
+  /** Entry files that are not this user's, or no longer what was signed: never read as records. */
+  ignored: string[];
 }
 
 /**
  * Every write to the kiln made on an agent's or client's behalf, journaled so it can be listed and
  * undone, in `<kiln>/.hearth/changes/`: content-addressed `blobs/` (the bytes before and after) and
- * one `entries/<id>.json` per file change. The order makes a kill -9 at any moment harmless: blobs
- * and a `pending` entry first, then the note (atomically, by the caller), then the entry marked
- * `done`; opening the journal settles a `pending` entry by comparing the note with both sides.
- * A cross-process lock serialises writers (editor, CLI and gateway may run at once).
+ * one signed `entries/<id>.json` per file change. The order makes a kill -9 at any moment harmless:
+ * blobs and a `pending` entry first, then the note (atomically, by the caller), then the entry
+ * marked `done`; opening the journal settles a `pending` entry by comparing the note with both
+ * sides. A cross-process lock serialises writers (editor, CLI and gateway may run at once).
+ * The journal trusts only itself (issue 30): its folders are real folders inside the kiln, and an
+ * entry this user's Hearth did not write and sign is never listed, undone, or counted.
  */
 export class ChangeJournal {
-  private dir: string | undefined;
   private lastPrune = 0;
-
+  private readonly ownNames = new Map<string, boolean>();
+  private reportedIgnored = -1;
+  readonly key: JournalKey;
   private readonly log: Logger;
 
   constructor(private readonly options: ChangeJournalOptions) {
     this.log = options.log.child('changes');
+    this.key = options.key ?? new JournalKey(defaultJournalKeyFile(), this.log);
   }
 
   private now(): Date {
     return this.options.now?.() ?? new Date();
   }
 
-  private async directory(): Promise<string> {
-    this.dir ??= await ensureJournalDir(this.options.kilnRoot);
-    return this.dir;
+  /** Opens the journal's folders (checked) and runs `work` under its lock. */
+  private async locked<T>(work: (files: JournalFiles) => Promise<T>): Promise<T> {
+    const files = await JournalFiles.open(this.options.kilnRoot, this.log);
+    try {
+      return await withJournalLock(files.lockPath, () => work(files), { notice: (line) => this.log.warn(line) });
+    } finally {
+      await files.close();
+    }
   }
 
-  private locked<T>(dir: string, work: () => Promise<T>): Promise<T> {
-    return withJournalLock(join(dir, 'lock'), work);
-  }
-
-  private async saveEntry(dir: string, record: ChangeRecord): Promise<void> {
-    await writeAtomic(join(dir, 'entries', `${record.id}.json`), JSON.stringify(record, null, 1));
+  private async saveEntry(files: JournalFiles, record: ChangeRecord): Promise<void> {
+    await files.writeAtomic('entries', `${record.id}.json`, await encodeEntry(record, this.key));
   }
 
   /**
@@ -87,19 +82,19 @@ export class ChangeJournal {
    * done. When `apply` throws, the entry is marked aborted and the error is rethrown.
    */
   async record(change: FileChange, actor: ChangeActor, apply: () => Promise<void>): Promise<ChangeRecord> {
-    const dir = await this.directory();
-    const record = await this.locked(dir, async () => {
+    const record = await this.locked(async (files) => {
       // The note must still be what the change was computed from: a save by the user while the
-      // change waited for review (or another writer) wins, and the change is refused, never merged blindly.
+      // change waited for review (or an undo's question was open, or another writer) wins, and the
+      // change is refused, never merged blindly.
       const current = await this.options.files.read(change.path);
       if ((current === null ? null : sha256(current)) !== (change.before === null ? null : sha256(change.before))) {
         throw new ChangeError('changes.conflict', `${change.path} changed while this change waited (saved by you or another program); it was not applied. Read the note again and retry.`);
       }
       const now = this.now();
-      const before = change.before === null ? null : await putBlob(dir, change.before);
-      const after = change.after === null ? null : await putBlob(dir, change.after);
+      const before = change.before === null ? null : await files.putBlob(change.before);
+      const after = change.after === null ? null : await files.putBlob(change.after);
       const entry: ChangeRecord = {
-        id: newId(now),
+        id: await newEntryId(now, this.key),
         time: now.toISOString(),
         ...actor,
         path: change.path,
@@ -109,27 +104,26 @@ export class ChangeJournal {
         state: 'pending',
         size: (change.before?.byteLength ?? 0) + (change.after?.byteLength ?? 0),
       };
-      await this.saveEntry(dir, entry);
+      await this.saveEntry(files, entry);
       try {
         await apply();
       } catch (error) {
-        await this.saveEntry(dir, { ...entry, state: 'aborted' }).catch(() => {});
+        await this.saveEntry(files, { ...entry, state: 'aborted' }).catch(() => {});
         throw error;
       }
       entry.state = 'done';
-      await this.saveEntry(dir, entry);
+      await this.saveEntry(files, entry);
       return entry;
     });
     await this.pruneNowAndThen();
     return record;
   }
 
-  /** Every readable record, oldest first; `pending` ones are settled first (under the lock). */
+  /** Every record of this user's, oldest first; `pending` ones are settled first (under the lock). */
   async list(): Promise<ChangeRecord[]> {
-    const dir = await this.directory();
-    return this.locked(dir, async () => {
-      const records = await this.readAll(dir);
-      for (const record of records) if (record.state === 'pending') await this.settle(dir, record);
+    return this.locked(async (files) => {
+      const { records } = await this.readAll(files);
+      for (const record of records) if (record.state === 'pending') await this.settle(files, record);
       return records;
     });
   }
@@ -144,42 +138,62 @@ export class ChangeJournal {
   async content(record: ChangeRecord, side: 'before' | 'after'): Promise<Uint8Array | null> {
     const hash = record[side];
     if (hash === null) return null;
-    const bytes = await readBlob(await this.directory(), hash);
+    const files = await JournalFiles.open(this.options.kilnRoot, this.log);
+    const bytes = await files.readBlob(hash).finally(() => files.close());
     if (!bytes) throw new ChangeError('changes.not_found', `The journal no longer holds the ${side} content of ${record.path} (change ${record.id}; pruned or damaged).`);
     return bytes;
   }
 
-  /** Marks records as reverted by an undo. */
+  /** Marks records as reverted by an undo (an undo marks each file's records as soon as that file is restored). */
   async markUndone(ids: readonly string[]): Promise<void> {
-    const dir = await this.directory();
-    await this.locked(dir, async () => {
-      for (const record of await this.readAll(dir)) if (ids.includes(record.id)) await this.saveEntry(dir, { ...record, state: 'undone' });
+    await this.locked(async (files) => {
+      for (const id of ids) {
+        const name = `${id}.json`;
+        const bytes = await files.read('entries', name, MAX_ENTRY_BYTES);
+        const record = bytes && (await isOwnEntryName(name, this.key)) ? await decodeEntry(name, bytes, this.key, this.now()) : undefined;
+        if (record && typeof record !== 'string') await this.saveEntry(files, { ...record, state: 'undone' });
+      }
     });
   }
 
-  private async readAll(dir: string): Promise<ChangeRecord[]> {
-    const names = (await readdir(join(dir, 'entries')).catch(() => [] as string[])).filter((name) => ENTRY.test(name)).sort();
+  /** This user's records (name tag and signature checked) and the names of every other entry file. */
+  async readAll(files: JournalFiles): Promise<JournalContents> {
+    const names = (await files.names('entries').catch(() => [] as string[])).filter((name) => name.endsWith('.json')).sort();
     const records: ChangeRecord[] = [];
+    const ignored: string[] = [];
+    const now = this.now();
     for (const name of names) {
-      try {
-        const parsed = JSON.parse(await readFile(join(dir, 'entries', name), 'utf8')) as unknown;
-        if (isRecord(parsed) && `${parsed.id}.json` === name) records.push(parsed);
-        else this.log.warn(`skipped ${name}: not a change record`);
-      } catch (error) {
-        this.log.warn(`skipped damaged journal entry ${name}: ${(error as Error).message}`);
+      let own = this.ownNames.get(name);
+      if (own === undefined) this.ownNames.set(name, (own = await isOwnEntryName(name, this.key)));
+      if (!own) {
+        ignored.push(name);
+        continue;
       }
+      const bytes = await files.read('entries', name, MAX_ENTRY_BYTES);
+      const record = bytes ? await decodeEntry(name, bytes, this.key, now) : 'not a regular file of at most 64 KB';
+      if (typeof record === 'string') {
+        this.log.warn(`skipped journal entry ${name}: ${record}; it is not offered for undo`);
+        ignored.push(name);
+      } else records.push(record);
     }
-    return records;
+    const foreign = ignored.length;
+    if (foreign > 0 && foreign !== this.reportedIgnored) {
+      this.log.warn(
+        `ignored ${foreign} journal entr${foreign === 1 ? 'y' : 'ies'} in ${files.real}/entries that this user's Hearth did not write (shipped with the folder, copied from elsewhere, or written before entries were signed): they are never offered for undo and count for nothing; they are removed once [changes].keep_days old.`,
+      );
+    }
+    this.reportedIgnored = foreign;
+    return { records, ignored };
   }
 
   /** A `pending` entry is a crash between its steps: the note is old or new (atomic write), so say which. */
-  private async settle(dir: string, record: ChangeRecord): Promise<void> {
+  private async settle(files: JournalFiles, record: ChangeRecord): Promise<void> {
     const current = await this.options.files.read(record.path).catch(() => undefined);
     if (current === undefined) return;
     const hash = current === null ? null : sha256(current);
     const state: ChangeState = hash === record.after ? 'done' : 'aborted';
     record.state = state;
-    await this.saveEntry(dir, record);
+    await this.saveEntry(files, record);
     this.log.info(`a change interrupted by a crash was settled: ${record.path} (${record.id}) is ${state === 'done' ? 'the new version' : 'the old version'}`);
   }
 
@@ -190,39 +204,28 @@ export class ChangeJournal {
   }
 
   /**
-   * `[changes].keep_days` and `max_mb`: settled records past the age go, then the oldest until the
-   * kept bytes fit; blobs no record points to are removed. Pending records are never pruned.
+   * `[changes].keep_days` and `max_mb` over this user's records: settled ones past the age go, then
+   * the oldest until the kept bytes fit; then the blobs they alone kept, and leftovers (see
+   * pruneJournal). Pending records are never pruned.
    */
   async prune(): Promise<{ removed: number }> {
-    const dir = await this.directory();
-    return this.locked(dir, async () => {
-      const records = await this.readAll(dir);
-      const cutoff = this.now().getTime() - this.options.keepDays * 86_400_000;
-      const budget = this.options.maxMb * 1024 * 1024;
-      const keep = new Set(records);
-      for (const record of records) if (record.state !== 'pending' && Date.parse(record.time) < cutoff) keep.delete(record);
-      let total = [...keep].reduce((sum, record) => sum + record.size, 0);
-      for (const record of records) {
-        if (total <= budget) break;
-        if (!keep.has(record) || record.state === 'pending') continue;
-        keep.delete(record);
-        total -= record.size;
-      }
-      const removed = records.filter((record) => !keep.has(record));
-      for (const record of removed) await unlink(join(dir, 'entries', `${record.id}.json`)).catch(() => {});
-      const referenced = new Set([...keep].flatMap((record) => [record.before, record.after]).filter((hash): hash is string => hash !== null));
-      for (const blob of await readdir(join(dir, 'blobs')).catch(() => [] as string[])) {
-        // Blobs are only written under this lock, so an unreferenced one (or a crash's temp file) is garbage.
-        if (!referenced.has(blob)) await unlink(join(dir, 'blobs', blob)).catch(() => {});
-      }
-      return { removed: removed.length };
+    return this.locked(async (files) => {
+      const contents = await this.readAll(files);
+      const result = await pruneJournal(files, contents, { now: this.now(), keepDays: this.options.keepDays, maxMb: this.options.maxMb });
+      for (const name of result.removedNames) this.ownNames.delete(name);
+      return { removed: result.removed };
     });
   }
 }
 
-/** The kiln's journal as `[changes]` configures it, with confined file access to the kiln. */
-export function openChangeJournal(kiln: ConfinedRoot | string, changes: ChangesConfig, log: Logger): { journal: ChangeJournal; files: KilnFileAccess } {
-  const files = confinedKilnFiles(kiln);
+/** The kiln's journal as `[changes]` configures it, with confined file access to the kiln (protected paths asked through `protection`). */
+export function openChangeJournal(
+  kiln: ConfinedRoot | string,
+  changes: ChangesConfig,
+  log: Logger,
+  protection?: KilnWriteProtection,
+): { journal: ChangeJournal; files: KilnFileAccess } {
+  const files = confinedKilnFiles(kiln, protection);
   const kilnRoot = typeof kiln === 'string' ? kiln : kiln.root;
   return { files, journal: new ChangeJournal({ kilnRoot, files, log, keepDays: changes.keep_days, maxMb: changes.max_mb }) };
 }

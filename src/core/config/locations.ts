@@ -57,6 +57,19 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: Nod
   return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(homeDir(), '.cache'), TOOL_DIR_NAME);
 }
 
+/**
+ * `<user data dir>/hearth`: Linux `$XDG_DATA_HOME/hearth` or `~/.local/share/hearth`; macOS
+ * `~/Library/Application Support/hearth`; Windows `%APPDATA%\hearth`. What must be kept but is
+ * neither config nor cache, and never inside a kiln: the change journal's key. One folder for the
+ * editor and the CLI alike (an undo in a terminal reads what the editor journaled).
+ */
+export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
+  const homeDir = () => home ?? homedir();
+  if (platform === 'win32' || platform === 'darwin') return globalConfigDir(env, platform, home);
+  const xdg = env.XDG_DATA_HOME;
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(homeDir(), '.local', 'share'), TOOL_DIR_NAME);
+}
+
 /** `<user config dir>/hearth`: the global config and global agent cards live here. */
 export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
   const join = platform === 'win32' ? path.win32.join : path.posix.join;

@@ -4,6 +4,7 @@ import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfinedFileError } from './confinedFileError';
+import { LeftoverSweeper } from './leftoverTemps';
 import { confinePath, type ConfinedPath } from './confinedPath';
 import { isAbsent, isLink, isMissing, NOFOLLOW, NONBLOCK, notFound, RootAnchor, type OpenDir } from './rootAnchor';
 
@@ -65,6 +66,7 @@ export interface ConfinedDir {
  */
 export class ConfinedRoot {
   private readonly anchor: RootAnchor;
+  private readonly leftovers = new LeftoverSweeper();
 
   constructor(
     readonly root: string,
@@ -163,6 +165,8 @@ export class ConfinedRoot {
       } finally {
         await unlink(temp).catch(() => {});
       }
+      // The next writer clears what a killed one left beside its notes (`.name.md.*.hearth-tmp`).
+      await this.leftovers.sweep(dir);
       return { relative: path.relative, created: !existing };
     } finally {
       await dir.close();

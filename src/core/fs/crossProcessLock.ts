@@ -1,15 +1,21 @@
 import { lazyCrypto } from '../lazyCrypto';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HearthError } from '../errors';
+import { processStartMs } from './processStart';
+import { NOFOLLOW, NONBLOCK } from './rootAnchor';
 
 /**
  * A lock shared by every process on this machine that writes one set of files (the editor, the CLI
  * and the gateway all open the same index and change journal). It is a file created with O_EXCL
  * holding its owner's pid, host and a token. A lock whose owner died (same host, pid gone) is taken
  * over; so is one torn by a crash between its creation and its content once it is `tornMs` old.
- * Locks held from another host (a shared network folder) are waited for, never broken.
+ * A lock naming another host is taken over too (issue 30): lock files committed in a repository
+ * (`{"pid":4242,"host":"ci-runner-7"}`) made every edit wait and fail, and a kiln shared between
+ * machines is not a case Hearth's locks cover. So is one older than the process it names (the pid
+ * was reused since, or the file was planted). Every lock broken is said through `notice`.
  */
 export interface LockHolder {
   pid: number;
@@ -18,6 +24,9 @@ export interface LockHolder {
   /** ms since the epoch. */
   since: number;
 }
+
+/** What a lock file says about its holder; a planted one may lack the token and time Hearth writes. */
+type HolderClaim = Pick<LockHolder, 'pid' | 'host'> & Partial<LockHolder>;
 
 export interface CrossProcessLock {
   readonly path: string;
@@ -31,6 +40,8 @@ export interface LockOptions {
   /** Age after which a lock file without a readable holder counts as torn. Default 5 s. */
   tornMs?: number;
   signal?: AbortSignal;
+  /** Told (one line) when a stale lock is broken: whose it was and why it counted as stale. */
+  notice?: (line: string) => void;
 }
 
 export type LockErrorCode = 'lock.held' | 'lock.unwritable';
@@ -56,10 +67,20 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
+async function readHolder(lockPath: string): Promise<HolderClaim | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockHolder>;
-    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.token === 'string') return parsed as LockHolder;
+    // Never through a link, and never more than a lock's few bytes.
+    const handle = await open(lockPath, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    let text: string;
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > 4096) return undefined;
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    if (Number.isSafeInteger(parsed.pid) && typeof parsed.host === 'string') return parsed as HolderClaim;
   } catch {
     // Missing, empty or half-written: the caller decides by the file's age.
   }
@@ -67,16 +88,22 @@ async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
 }
 
 async function olderThan(file: string, ms: number): Promise<boolean> {
-  return stat(file).then((info) => Date.now() - info.mtimeMs > ms, () => false);
+  return lstat(file).then((info) => Date.now() - info.mtimeMs > ms, () => false);
 }
 
-async function isStale(lockPath: string, holder: LockHolder | undefined, tornMs: number): Promise<boolean> {
-  if (holder === undefined) return olderThan(lockPath, tornMs);
-  return holder.host === hostname() && holder.pid !== process.pid && !alive(holder.pid);
+/** Why the lock counts as stale (its holder cannot be holding it), or undefined while it may be. */
+async function staleReason(lockPath: string, holder: HolderClaim | undefined, tornMs: number): Promise<string | undefined> {
+  if (holder === undefined) return (await olderThan(lockPath, tornMs)) ? 'it holds no readable owner' : undefined;
+  if (holder.host !== hostname()) return `it names another machine (${holder.host.slice(0, 80)}); a lock file copied or committed with the folder is not a running process here`;
+  if (holder.pid !== process.pid && !alive(holder.pid)) return `process ${holder.pid} is gone`;
+  const written = await lstat(lockPath).then((info) => Math.min(info.mtimeMs, holder.since ?? Infinity), () => undefined);
+  const started = processStartMs(holder.pid);
+  if (written !== undefined && started !== undefined && written < started - 2_000) return `it is older than process ${holder.pid} (the number was reused, or the file was planted)`;
+  return undefined;
 }
 
 /** One attempt: the lock, or undefined when a live holder has it. Stale locks are broken first. */
-export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions, 'tornMs'> = {}): Promise<CrossProcessLock | undefined> {
+export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions, 'tornMs' | 'notice'> = {}): Promise<CrossProcessLock | undefined> {
   const tornMs = options.tornMs ?? 5_000;
   for (let attempt = 0; attempt < 3; attempt++) {
     const holder: LockHolder = { pid: process.pid, host: hostname(), token: lazyCrypto().randomBytes(8).toString('hex'), since: Date.now() };
@@ -93,7 +120,9 @@ export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions
       if (code !== 'EEXIST') throw new CrossProcessLockError('lock.unwritable', `Cannot create the lock file ${lockPath}: ${(error as Error).message}`, lockPath, undefined, { cause: error });
     }
     const current = await readHolder(lockPath);
-    if (!(await isStale(lockPath, current, tornMs)) || !(await breakStale(lockPath, current, tornMs))) return undefined;
+    const reason = await staleReason(lockPath, current, tornMs);
+    if (reason === undefined || !(await breakStale(lockPath, current, tornMs))) return undefined;
+    options.notice?.(`took over the lock ${lockPath}: ${reason}.`);
   }
   return undefined;
 }
@@ -102,7 +131,7 @@ export async function tryAcquireLock(lockPath: string, options: Pick<LockOptions
  * Removes a stale lock under a second, short-lived lock: two processes that both judged it stale
  * must not both remove it, or the second would remove the lock the first has just taken.
  */
-async function breakStale(lockPath: string, judged: LockHolder | undefined, tornMs: number): Promise<boolean> {
+async function breakStale(lockPath: string, judged: HolderClaim | undefined, tornMs: number): Promise<boolean> {
   const breaker = `${lockPath}.break`;
   try {
     await (await open(breaker, 'wx')).close();
@@ -113,8 +142,8 @@ async function breakStale(lockPath: string, judged: LockHolder | undefined, torn
   }
   try {
     const now = await readHolder(lockPath);
-    const same = now === undefined ? judged === undefined : judged !== undefined && now.token === judged.token;
-    if (same && (await isStale(lockPath, now, tornMs))) await unlink(lockPath).catch(() => {});
+    const same = now === undefined ? judged === undefined : judged !== undefined && now.token === judged.token && now.pid === judged.pid && now.host === judged.host;
+    if (same && (await staleReason(lockPath, now, tornMs)) !== undefined) await unlink(lockPath).catch(() => {});
     return true;
   } finally {
     await unlink(breaker).catch(() => {});
@@ -144,7 +173,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     if (Date.now() > deadline) {
       const holder = await readHolder(lockPath);
       const who = holder ? `process ${holder.pid} on ${holder.host}` : 'another process';
-      throw new CrossProcessLockError('lock.held', `${lockPath} is locked by ${who}; try again when it is done, or delete the file if no Hearth is running.`, lockPath, holder);
+      const known = holder && typeof holder.token === 'string' && typeof holder.since === 'number' ? (holder as LockHolder) : undefined;
+      throw new CrossProcessLockError('lock.held', `${lockPath} is locked by ${who}; try again when it is done, or delete the file if no Hearth is running.`, lockPath, known);
     }
     await sleep(Math.min(200, 5 * 2 ** Math.min(attempt, 6)), undefined, { signal: options.signal });
   }

@@ -9,6 +9,7 @@ import { ChangeJournal } from '../../../src/core/changes/changeJournal';
 import { isHearthError } from '../../../src/core/errors';
 import { confinedKilnFiles } from '../../../src/core/changes/kilnFileAccess';
 import { applyUndo, newestTurn, planUndo, UndoConflictError } from '../../../src/core/changes/undoChanges';
+import { encodeEntry, newEntryId } from '../../../src/core/changes/journalEntries';
 import { silentLogger } from '../../../src/core/host';
 import { sinkLogger } from '../../../src/core/logging/sinkLogger';
 
@@ -129,18 +130,22 @@ test('pruning: old records and then the oldest over max_mb go, with their blobs;
   assert.equal(readdirSync(join(root, '.hearth', 'changes', 'blobs')).length, 1);
 });
 
-test('a damaged journal entry is skipped with a warning; the notes and the other entries are untouched', async () => {
+test('a damaged journal entry, or one this user did not write, is skipped with a warning; the notes and the other entries are untouched', async () => {
   const root = kiln();
   const { journal, files } = journalFor(root);
   await write(journal, files, 'a.md', Buffer.from('x'), 't1', 'create_note');
   const entries = join(root, '.hearth', 'changes', 'entries');
   writeFileSync(join(entries, '20260101-000000000-deadbeef.json'), '{"id": "truncat');
   writeFileSync(join(entries, '20260101-000000001-deadbeef.json'), '{"id": "../../etc/passwd", "path": "a.md"}');
+  // Named as this user's Hearth names entries (the key's tag), but its content is not a record.
+  const own = `${await newEntryId(new Date(), journal.key)}.json`;
+  writeFileSync(join(entries, own), '{"id": "truncat');
   const warnings: string[] = [];
   const noisy = new ChangeJournal({ kilnRoot: root, files, log: sinkLogger((level, line) => void (level === 'warn' && warnings.push(line))), keepDays: 30, maxMb: 100 });
   assert.deepEqual((await noisy.list()).map((row) => row.path), ['a.md']);
-  assert.equal(warnings.length, 2);
-  assert.ok(warnings.every((line) => line.startsWith('[changes] skipped')), warnings.join('\n'));
+  assert.equal(warnings.length, 2, warnings.join('\n'));
+  assert.match(warnings[0], new RegExp(`^\\[changes\\] skipped journal entry ${own}: damaged`));
+  assert.match(warnings[1], /^\[changes\] ignored 3 journal entries .* this user's Hearth did not write/);
   assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'x');
 });
 
@@ -192,7 +197,8 @@ test('undo paths are confined: a journal entry naming ../outside cannot steer a 
   const entries = join(root, '.hearth', 'changes', 'entries');
   const [name] = readdirSync(entries);
   const record = JSON.parse(readFileSync(join(entries, name), 'utf8'));
-  writeFileSync(join(entries, name), JSON.stringify({ ...record, path: '../escaped.md' }));
+  // Signed with the user's own key: only confinement stands between it and the outside.
+  writeFileSync(join(entries, name), await encodeEntry({ ...record, mac: undefined, path: '../escaped.md' }, journal.key));
   await assert.rejects(async () => applyUndo(journal, files, await planUndo(journal, files, newestTurn(await journal.list()))), (error) => isHearthError(error) && error.code === 'kiln.path_outside_kiln');
   assert.equal(existsSync(join(root, '..', 'escaped.md')), false);
 });

@@ -46,7 +46,7 @@ test('a lock held by a live process is waited for, then reported with its holder
   }
 });
 
-test('a lock left by a dead process, or torn by a crash, is taken over', async () => {
+test('a lock left by a dead process, torn by a crash, or naming another machine is taken over', async () => {
   const dir = scratch();
   try {
     const lockPath = join(dir, 'lock');
@@ -63,9 +63,16 @@ test('a lock left by a dead process, or torn by a crash, is taken over', async (
     assert.ok(torn, 'an old empty lock is torn');
     await torn.release();
 
-    // Another host's lock is never broken: its pid means nothing here.
-    writeFileSync(lockPath, JSON.stringify({ pid: 2 ** 22 + 777, host: `${hostname()}-elsewhere`, token: 'remote', since: 0 }));
-    assert.equal(await tryAcquireLock(lockPath), undefined);
+    // Another host's lock is broken with a notice (issue 30: lock files committed in a repository);
+    // so is one without Hearth's token and time, as a committed file has.
+    for (const planted of [{ pid: 2 ** 22 + 777, host: `${hostname()}-elsewhere`, token: 'remote', since: 0 }, { pid: 4242, host: 'ci-runner-7' }]) {
+      writeFileSync(lockPath, JSON.stringify(planted));
+      const notices: string[] = [];
+      const remote = await tryAcquireLock(lockPath, { notice: (line) => notices.push(line) });
+      assert.ok(remote, `${JSON.stringify(planted)} taken over`);
+      assert.match(notices.join('\n'), /another machine/);
+      await remote.release();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,10 +83,29 @@ test('release never removes a lock that another holder now owns', async () => {
   try {
     const lockPath = join(dir, 'lock');
     const mine = await acquireLock(lockPath);
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'someone-else', since: 0 }));
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'someone-else', since: Date.now() }));
     await mine.release();
     assert.ok(existsSync(lockPath));
     await assert.rejects(withLock(lockPath, async () => 1, { waitMs: 20 }), CrossProcessLockError);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a lock naming a live process but older than it (a reused pid, or a planted file) is taken over with a notice', { skip: process.platform !== 'linux' ? '/proc is Linux only' : false }, async () => {
+  const dir = scratch();
+  try {
+    const lockPath = join(dir, 'lock');
+    // This process is alive; a lock from before it started cannot be its.
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'planted', since: Date.now() - 3_600_000 }));
+    const notices: string[] = [];
+    const taken = await tryAcquireLock(lockPath, { notice: (line) => notices.push(line) });
+    assert.ok(taken);
+    assert.match(notices.join('\n'), /older than process/);
+    await taken.release();
+    // The same file written now is a live holder's: waited for.
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', since: Date.now() }));
+    assert.equal(await tryAcquireLock(lockPath), undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
