@@ -1,10 +1,15 @@
 import pg from 'pg';
 import { HearthError } from '../../errors';
+import { GuardedClient, MAX_MESSAGE_BYTES, type GuardOptions } from './postgresClient';
 
-/** The database cannot be reached (down, refused, unknown host, dropped): says where, never the password. */
+/**
+ * The database cannot be reached (down, refused, unknown host, dropped, stalled): says where, never
+ * the password. Only the operation in flight fails; the next one connects again (the editor retries
+ * on a timer, the gateway on its next call).
+ */
 export class DatabaseUnreachableError extends HearthError {
   constructor(where: string, cause: unknown) {
-    super('index.unreachable', `The index database at ${where} is unreachable (${reason(cause)}). Search and indexing resume when it is back.`, { cause });
+    super('index.unreachable', `The index database at ${where} is unreachable (${reason(cause)}); retrying: search and indexing resume when it is back.`, { cause });
   }
 }
 
@@ -33,8 +38,18 @@ export function isUnreachable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;
   if (e.code && (NETWORK_CODES.has(e.code) || SERVER_GONE.test(e.code))) return true;
-  // pg reports a socket closed under it, and its own connect timeout, without a code.
-  return e instanceof Error && !(e as { code?: string }).code && /Connection terminated|timeout expired|Client has encountered a connection error/i.test(e.message);
+  // pg reports a socket closed under it, its own connect timeout and query_timeout (a server that
+  // stalls after authenticating) without a code.
+  return e instanceof Error && !(e as { code?: string }).code && /Connection terminated|timeout expired|Client has encountered a connection error|Query read timeout/i.test(e.message);
+}
+
+/**
+ * Ends a failed transaction. A connection that died or stalled is not asked (a ROLLBACK would wait
+ * out another query timeout): the pool drops it, and the server rolls back when it goes.
+ */
+export async function rollback(client: pg.PoolClient, error: unknown): Promise<void> {
+  if (isUnreachable(error)) return;
+  await client.query('ROLLBACK').catch(() => {});
 }
 
 /** Wraps a driver error in the typed error users see; Hearth's own errors pass through. */
@@ -44,12 +59,64 @@ export function databaseError(where: string, error: unknown): Error {
 }
 
 /**
+ * Bounds on every connection, in milliseconds; the URL's query overrides each
+ * (`?statement_timeout=300000`). The server cancels a statement, a lock wait, or a transaction left
+ * open; query_timeout, a little longer, is the client's own bound on a server that stops answering
+ * (the server's clearer error comes first when it still can). Migrations lift them (postgresSchema).
+ */
+export const SESSION_TIMEOUTS = {
+  statement_timeout: 60_000,
+  lock_timeout: 30_000,
+  idle_in_transaction_session_timeout: 60_000,
+  query_timeout: 75_000,
+} as const;
+
+type ServerTimeout = Exclude<keyof typeof SESSION_TIMEOUTS, 'query_timeout'>;
+const SERVER_TIMEOUTS: readonly ServerTimeout[] = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/**
+ * The `SET`s each new connection runs first. Sent as statements, not startup parameters: PgBouncer
+ * and other poolers refuse unknown startup parameters, and PGlite ignores them.
+ */
+export function sessionSettings(url: string): string {
+  let query: URLSearchParams;
+  try {
+    query = new URL(url).searchParams;
+  } catch {
+    query = new URLSearchParams();
+  }
+  return SERVER_TIMEOUTS.map((name) => {
+    const given = Number(query.get(name) ?? NaN);
+    const ms = Number.isFinite(given) && given >= 0 ? Math.floor(given) : SESSION_TIMEOUTS[name];
+    return `SET ${name} = ${ms}`;
+  }).join('; ');
+}
+
+/**
  * A pool on the URL (its query carries pool and TLS settings: `sslmode`, `connect_timeout`, …).
- * A pooled connection that dies while idle (the server restarted) must not crash the host: it is
- * dropped, and the next query connects again.
+ * A pooled connection that dies, idle or in use (the server restarted, the network dropped), must
+ * not crash the host: the query in flight fails, the connection is dropped, and the next query
+ * connects again. TCP keep-alive finds a connection that died without a word.
  */
 export function createPool(url: string, onIdleError: (error: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: connectTimeoutMs(url), idleTimeoutMillis: 30_000 });
+  const guard: GuardOptions = { hearthWhere: describeDatabase(url), hearthMaxMessageBytes: MAX_MESSAGE_BYTES };
+  const config: pg.PoolConfig & GuardOptions = {
+    ...guard,
+    query_timeout: SESSION_TIMEOUTS.query_timeout,
+    connectionString: url,
+    max: 4,
+    connectionTimeoutMillis: connectTimeoutMs(url),
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    Client: GuardedClient as unknown as typeof pg.Client,
+  };
+  const settings = sessionSettings(url);
+  // The pool awaits it before handing a new connection out; a failure fails that connect.
+  config.onConnect = async (client) => {
+    await client.query(settings);
+  };
+  const pool = new pg.Pool(config);
   pool.on('error', onIdleError);
   return pool;
 }
@@ -74,7 +141,8 @@ export function connectTimeoutMs(url: string): number {
 
 function reason(cause: unknown): string {
   const e = cause as { code?: string; message?: string } | undefined;
-  const text = e?.message ?? String(cause);
+  // pg's own query_timeout message says nothing of what happened.
+  const text = e?.message === 'Query read timeout' ? 'no answer within the query timeout' : (e?.message ?? String(cause));
   // Driver messages name the user or database at most; a URL in them would carry userinfo.
   const cleaned = text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s@/]*@/gi, (m) => m.replace(/\/\/[^@]*@/, '//'));
   return e?.code && !cleaned.includes(e.code) ? `${e.code}: ${cleaned}` : cleaned || 'no answer';

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { HearthError } from '../../errors';
+import { rollback } from './postgresConnection';
 
 /** The schema version this Hearth writes; a database at a higher one was migrated by a newer Hearth. */
 export const SCHEMA_VERSION = 3;
@@ -141,17 +142,27 @@ export async function migrate(client: PoolClient, where: string): Promise<void> 
   if (current !== undefined && current > SCHEMA_VERSION) throw new SchemaTooNewError(current, where);
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
+    // A migration rewrites every chunk row, and waits while another client migrates: the session's
+    // bounds (postgresConnection's SESSION_TIMEOUTS) are lifted for this transaction and its statements.
+    await client.query('SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0');
+    await slow(client, 'SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
     await client.query('CREATE TABLE IF NOT EXISTS hearth_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)');
     const locked = (await readVersion(client)) ?? 0;
     if (locked > SCHEMA_VERSION) throw new SchemaTooNewError(locked, where);
-    for (let version = locked; version < SCHEMA_VERSION; version++) await client.query(MIGRATIONS[version]);
+    for (let version = locked; version < SCHEMA_VERSION; version++) await slow(client, MIGRATIONS[version]);
     await client.query('INSERT INTO hearth_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version', [SCHEMA_VERSION]);
     await client.query('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await rollback(client, error);
     throw error;
   }
+}
+
+/** A migration's statement may run long: the client's own query timeout is an hour for it. */
+const MIGRATION_QUERY_TIMEOUT_MS = 3_600_000;
+
+function slow(client: PoolClient, text: string, values?: unknown[]): Promise<unknown> {
+  return client.query({ text, values, query_timeout: MIGRATION_QUERY_TIMEOUT_MS } as { text: string; values?: unknown[] });
 }
 
 async function readVersion(client: PoolClient): Promise<number | undefined> {
@@ -199,7 +210,7 @@ export async function ensureModel(client: PoolClient, provider: string, model: s
     await client.query('COMMIT');
     return id;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await rollback(client, error);
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { fromSql, toSql } from 'pgvector';
 import { chunkTextHash } from '../chunkText';
 import { normalized } from './quantize';
-import { createPool, databaseError, describeDatabase } from './postgresConnection';
+import { createPool, databaseError, describeDatabase, rollback } from './postgresConnection';
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
 import { lexicalRows, propertyRows } from './postgresSearch';
 import { lockNote, noNul, writeNoteRows } from './postgresNoteRows';
@@ -285,7 +285,7 @@ export class PostgresStore implements VectorStore {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        await rollback(client, error);
         throw error;
       }
     });
