@@ -49,6 +49,7 @@ export interface JournalContents {
  */
 export class ChangeJournal {
   private lastPrune = 0;
+  private ignoredFrom = 0;
   private readonly ownNames = new Map<string, boolean>();
   private reportedIgnored = -1;
   readonly key: JournalKey;
@@ -211,7 +212,8 @@ export class ChangeJournal {
   async prune(): Promise<{ removed: number }> {
     return this.locked(async (files) => {
       const contents = await this.readAll(files);
-      const result = await pruneJournal(files, contents, { now: this.now(), keepDays: this.options.keepDays, maxMb: this.options.maxMb });
+      const result = await pruneJournal(files, contents, { now: this.now(), keepDays: this.options.keepDays, maxMb: this.options.maxMb, ignoredFrom: this.ignoredFrom });
+      this.ignoredFrom = result.next;
       for (const name of result.removedNames) this.ownNames.delete(name);
       return { removed: result.removed };
     });

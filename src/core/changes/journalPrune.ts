@@ -12,6 +12,8 @@ export interface PruneLimits {
   now: Date;
   keepDays: number;
   maxMb: number;
+  /** Where this prune's batch of other entries starts (the last prune's `next`): each run looks at the next batch. */
+  ignoredFrom?: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PruneLimits {
  *   per prune;
  * - temp files a killed writer left, once LEFTOVER_TEMP_MS old.
  */
-export async function pruneJournal(files: JournalFiles, contents: JournalContents, limits: PruneLimits): Promise<{ removed: number; removedNames: string[] }> {
+export async function pruneJournal(files: JournalFiles, contents: JournalContents, limits: PruneLimits): Promise<{ removed: number; removedNames: string[]; next: number }> {
   const { records, ignored } = contents;
   const cutoff = limits.now.getTime() - limits.keepDays * 86_400_000;
   // Files age by the real clock (their mtime), records by the journal's.
@@ -43,8 +45,13 @@ export async function pruneJournal(files: JournalFiles, contents: JournalContent
   const removed = records.filter((record) => !keep.has(record));
   const removedNames: string[] = [];
   for (const record of removed) if (await files.removeFile('entries', `${record.id}.json`)) removedNames.push(`${record.id}.json`);
-  for (const name of ignored.filter(looksLikeEntryName).slice(0, IGNORED_PER_PRUNE)) {
+  const others = ignored.filter(looksLikeEntryName);
+  const from = (limits.ignoredFrom ?? 0) < others.length ? (limits.ignoredFrom ?? 0) : 0;
+  const batch = others.slice(from, from + IGNORED_PER_PRUNE);
+  let kept = 0;
+  for (const name of batch) {
     if (await files.removeFile('entries', name, fileCutoff)) removedNames.push(name);
+    else kept++;
   }
   const hashes = (list: Iterable<ChangeRecord>) => new Set([...list].flatMap((record) => [record.before, record.after]).filter((hash): hash is string => hash !== null));
   const referenced = hashes(keep);
@@ -57,5 +64,6 @@ export async function pruneJournal(files: JournalFiles, contents: JournalContent
   for (const name of await files.names('entries').catch(() => [] as string[])) {
     if (TEMP_SUFFIX.test(name) && looksLikeEntryName(name.replace(TEMP_SUFFIX, ''))) await files.removeFile('entries', name, tempCutoff);
   }
-  return { removed: removed.length, removedNames };
+  // The names removed drop out of the list, so the next batch starts after the ones kept.
+  return { removed: removed.length, removedNames, next: from + kept };
 }
