@@ -34,6 +34,7 @@ import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
+import { registerHearthParticipant } from './participant/hearthParticipant';
 import { openChangeJournal } from '../core/changes/changeJournal';
 import { kilnProtection } from '../core/fs/kilnProtection';
 import type { ProtectedWriteRequest } from '../core/fs/writeGate';
@@ -209,6 +210,25 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       });
       const reviews = chatReviewCards ? { reviews: chatReviewCards } : {};
       own(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...reviews }));
+      // @hearth in VS Code's Chat view, grounded as this chat is (where the editor has chat participants).
+      if (typeof vscode.chat?.createChatParticipant === 'function') {
+        own(
+          registerHearthParticipant(
+            {
+              kilnRoot: () => configService.current.config.kiln_path ?? configService.workspaceRoot,
+              workspaceRoot: () => configService.workspaceRoot,
+              index: () => kilnIndex?.current,
+              indexState: () => kilnIndex?.state,
+              whenIndexOpened: async () => kilnIndex?.whenOpened(),
+              autoContext: () => configService.current.config.chat.auto_context !== false,
+              catalog,
+              redactor,
+              log,
+            },
+            context.extensionUri,
+          ),
+        );
+      }
     });
 
     await configService.start();
