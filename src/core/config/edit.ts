@@ -19,6 +19,9 @@ export class ConfigEditError extends HearthError {
   }
 }
 
+/** As the loader reads (parseToml.ts): a 64-bit integer elsewhere in the file is exact, not a syntax error. */
+const TOML_OPTIONS = { integersAsBigInt: 'asNeeded' } as const;
+
 export async function setConfigValue(file: string, keyPath: string[], value: ConfigScalar): Promise<void> {
   if (keyPath.length === 0) throw new ConfigEditError('No key given to set.');
   let original = '';
@@ -28,7 +31,7 @@ export async function setConfigValue(file: string, keyPath: string[], value: Con
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigEditError(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
   try {
-    parse(original);
+    parse(original, TOML_OPTIONS);
   } catch (error) {
     throw new ConfigEditError(`${file} has a TOML syntax error; fix it before Hearth can save \`${keyPath.join('.')}\`.`, { cause: error });
   }
@@ -117,12 +120,12 @@ export function formatTomlValue(value: ConfigScalar): string {
 function verify(original: string, text: string, keyPath: string[], value: ConfigScalar, file: string): void {
   let parsed: unknown;
   try {
-    parsed = parse(text);
+    parsed = parse(text, TOML_OPTIONS);
   } catch (error) {
     throw new ConfigEditError(`Editing ${file} to set \`${keyPath.join('.')}\` would break its TOML; the file was left unchanged.`, { cause: error });
   }
   // The edited document must equal the original with exactly this one key set.
-  const expected = parse(original) as Record<string, unknown>;
+  const expected = parse(original, TOML_OPTIONS) as Record<string, unknown>;
   let node: Record<string, unknown> = expected;
   for (const key of keyPath.slice(0, -1)) {
     if (node[key] === null || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};
@@ -134,10 +137,12 @@ function verify(original: string, text: string, keyPath: string[], value: Config
   }
 }
 
-/** JSON with sorted keys, so key order does not matter when comparing documents. */
+/** JSON with sorted keys, so key order does not matter when comparing documents; a 64-bit integer by its digits. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner) && !(inner instanceof Date)
+    typeof inner === 'bigint'
+      ? `${inner}n`
+      : inner !== null && typeof inner === 'object' && !Array.isArray(inner) && !(inner instanceof Date)
       ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
   );

@@ -7,6 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import type { ConfigProblem } from './problem';
+import { decodeStrictUtf8 } from './strictUtf8';
 import { MAX_KEY_DEPTH, TomlLocator } from './tomlLocator';
 
 const MAX_RECOVERY_ATTEMPTS = 25;
@@ -52,14 +53,35 @@ export function readConfigText(file: string, problems: ConfigProblem[]): string 
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, length)) > 0; ) length += n;
     if (length > MAX_CONFIG_BYTES) return refuse(`it grew past the ${MAX_CONFIG_BYTES}-byte limit for a config file while being read`);
-    const text = buffer.toString('utf8', 0, length);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return decodeConfigBytes(buffer.subarray(0, length), file, problems);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return refuse(code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A config file's bytes as text: strict UTF-8 (an ill-formed byte is an error at its line and column,
+ * never a U+FFFD that parses) and exactly one byte order mark dropped (a second one is an error; the
+ * parser would drop it too). Undefined, with the problem, when the file cannot be TOML.
+ */
+export function decodeConfigBytes(bytes: Uint8Array, file: string, problems: ConfigProblem[]): string | undefined {
+  const decoded = decodeStrictUtf8(bytes);
+  const ignored = "this file's settings are ignored until it is fixed.";
+  if (!decoded.ok) {
+    const { line, column, byte } = decoded;
+    const message = `TOML syntax error: the file is not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')} at line ${line}, column ${column} starts no valid character); ${ignored}`;
+    problems.push({ file, line, column, keyPath: '', severity: 'error', code: 'config.toml_syntax', message });
+    return undefined;
+  }
+  const text = decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+  if (text.charCodeAt(0) === 0xfeff) {
+    problems.push({ file, line: 1, column: 1, keyPath: '', severity: 'error', code: 'config.toml_syntax', message: `TOML syntax error: a second byte order mark (U+FEFF) at the start; ${ignored}` });
+    return undefined;
+  }
+  return text;
 }
 
 export function parseConfigText(text: string, file: string, problems: ConfigProblem[]): ParsedFile {
@@ -73,7 +95,9 @@ export function parseConfigText(text: string, file: string, problems: ConfigProb
   const errors: ConfigProblem[] = [];
   for (let attempt = 0; attempt <= MAX_RECOVERY_ATTEMPTS; attempt++) {
     try {
-      const data = parse(lines.join('\n'), { maxDepth: MAX_KEY_DEPTH }) as Record<string, unknown>;
+      // 64-bit integers stay exact: past Number's safe range they are bigints, which the schema then
+      // refuses by key and line (no setting takes one) instead of the parser refusing the whole file.
+      const data = parse(lines.join('\n'), { maxDepth: MAX_KEY_DEPTH, integersAsBigInt: 'asNeeded' }) as Record<string, unknown>;
       dropUnsafeKeys(data, [], file, locator, problems);
       const recovered = errors.length > 0;
       for (const error of errors) error.message += recovered ? '; the rest of the file still applies.' : '';

@@ -7,6 +7,7 @@
  * `limit`.
  */
 import type { KeySegment } from './keyPath';
+import { escapeAt } from './tomlEscapes';
 
 export interface SourcePosition {
   /** 1-based. */
@@ -210,8 +211,10 @@ export class Scanner {
     let out = '';
     while (this.pos < this.src.length && this.peek() !== quote && this.peek() !== '\n') {
       if (quote === '"' && this.peek() === '\\') {
-        out += this.peek(1);
-        this.advance(2);
+        // Recorded under the key's real name (`"\u00c0"` is the key À), as the parsed document has it.
+        const [text, length] = escapeAt(this.src, this.pos);
+        out += text;
+        this.advance(length);
       } else {
         out += this.peek();
         this.advance();

@@ -47,8 +47,10 @@ export function isTable(value: unknown): value is Record<string, unknown> {
 
 export function describeValue(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return String(value);
   if (isTable(value)) return 'a table';
-  const text = JSON.stringify(value) ?? String(value);
+  // A 64-bit integer (a bigint) anywhere inside is shown by its digits; JSON.stringify would throw on it.
+  const text = JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? `${inner}` : inner)) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
@@ -57,6 +59,8 @@ function typeName(value: unknown): string {
   if (isTable(value)) return 'a table';
   if (value instanceof Date) return 'a date';
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a float';
+  // The reader keeps 64-bit integers exact (parseToml.ts); no setting takes one past Number's safe range.
+  if (typeof value === 'bigint') return `the integer ${value}, beyond the largest Hearth reads (${Number.MAX_SAFE_INTEGER})`;
   return `a ${typeof value}`;
 }
 
