@@ -58,9 +58,13 @@ export const LLM_PROVIDER_DEFAULTS: Record<LlmProviderType, { endpoint?: string;
   githubcopilot: {},
 };
 
-/** Default model per embedding provider type (issue 4); GPU types and cloud_b have none. */
+/**
+ * Default model per embedding provider type (issue 4); GPU types and cloud_b have none. local_cpu's
+ * is a model2vec static model (DESIGN.md decision 26, issue 31): a 10,000-note vault indexes in
+ * about a minute on 2 cores, where bge-small (`model = "Xenova/bge-small-en-v1.5"`) took hours.
+ */
 export const EMBEDDING_PROVIDER_DEFAULTS: Record<EmbeddingProviderType, { model?: string; apiUrl?: string; maxConcurrent: number }> = {
-  local_cpu: { model: 'Xenova/bge-small-en-v1.5', maxConcurrent: 1 },
+  local_cpu: { model: 'minishlab/potion-base-8M', maxConcurrent: 1 },
   local_runner: { model: 'nomic-embed-text', apiUrl: LOCAL_RUNNER_DEFAULT_URL, maxConcurrent: 2 },
   cloud_a: { model: 'text-embedding-3-small', apiUrl: CLOUD_A_DEFAULT_URL, maxConcurrent: 4 },
   cloud_b: { maxConcurrent: 4 },

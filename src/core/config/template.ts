@@ -71,7 +71,8 @@ provider = "local_runner"          # local_runner | cloud_a | cloud_b (aliases: 
 # [embedding]: the embedder for semantic search.
 # [embedding]
 # provider = "local_cpu"           # local_cpu | local_runner | cloud_a | cloud_b | local_gpu_a | local_gpu_b
-# model = "Xenova/bge-small-en-v1.5"   # default: the provider's default model
+# model = "minishlab/potion-base-8M"   # default: the provider's default model (local_cpu: a static model2vec table;
+#                                      "Xenova/bge-small-en-v1.5" is a transformer: better matches, far slower to index)
 # api_url = "http://127.0.0.1:11434"   # default: the provider's endpoint
 # batch_size = 16
 # max_concurrent = 1               # default: the provider's default

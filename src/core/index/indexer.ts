@@ -37,6 +37,8 @@ export interface IndexReport {
   /** Per-note problems (broken frontmatter, unreadable file): reported, never fatal. */
   problems: { path: string; message: string }[];
   seconds: number;
+  /** The embedder the index is built with (`hearth index --json`, the editor's Check Index). */
+  embedder?: { provider: string; model: string; dimensions: number };
   /** Set when the index on disk was unusable or built with another model and was rebuilt. */
   rebuilt?: string;
   /** postgres store: how its vectors are searched (hnsw_vector ≤ 2,000 dims, hnsw_halfvec ≤ 4,000, exact beyond). */
@@ -151,8 +153,9 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     await commitIfDue();
   };
 
-  // Enough chunks per group to keep every concurrent embedder call busy.
-  const groupTarget = Math.max(32, ctx.batching.batchSize * ctx.batching.maxConcurrent * 2);
+  // Enough chunks per group to keep every concurrent embedder call busy; batches by token budget
+  // are sorted by length within a group, so a larger group leaves less padding.
+  const groupTarget = Math.max(32, ctx.batching.batchSize * ctx.batching.maxConcurrent * (ctx.batching.tokenBudget ? 8 : 2));
   let group: { note: ParsedNote; chunks: Chunk[] }[] = [];
   let groupChunks = 0;
   let inFlight: Promise<void> = Promise.resolve();

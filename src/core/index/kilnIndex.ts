@@ -122,6 +122,11 @@ export class KilnIndex {
     return { notes: store.noteHashes().size, chunks: store.count };
   }
 
+  /** The length of the vectors the index holds (opens it): Check Index reports it with the model. */
+  async dimensions(): Promise<number> {
+    return (await this.store()).header.dim;
+  }
+
   /**
    * Loads what the first search needs — the store and, where words are ranked in process, the
    * lexical side (its file read and checked in slices) — so a search soon after opening answers at
@@ -182,7 +187,9 @@ export class KilnIndex {
         this.writing--;
       }
       const opened = await this.opened?.catch(() => undefined);
+      if (opened && !report.cancelled) await this.lexicalSide.follow(opened, report.embeddedNotes > 0 || report.removed > 0);
       if (opened && 'vectorIndex' in opened) report.vectorIndex = String(opened.vectorIndex);
+      if (opened) report.embedder = { provider: this.setup.providerType, model: this.setup.model, dimensions: opened.header.dim };
       // Opening the index and loading the model count too: that is the time the user waits.
       report.seconds = (performance.now() - started) / 1000;
       if (this.rebuiltReason) report.rebuilt = this.rebuiltReason;

@@ -203,7 +203,7 @@ export class IndexController implements vscode.Disposable {
       void this.showFailure(state.message);
       return;
     }
-    const counts = (await index.exists()) ? await index.counts() : { notes: 0, chunks: 0 };
+    const counts = (await index.exists()) ? { ...(await index.counts()), dimensions: await index.dimensions() } : { notes: 0, chunks: 0 };
     const { text, empty } = checkIndexMessage({ ...counts, providerType: index.setup.providerType, model: index.setup.model }, state);
     if (!empty) {
       vscode.window.showInformationMessage(text);

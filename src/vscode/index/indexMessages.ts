@@ -11,6 +11,8 @@ export interface CheckIndexFacts {
   chunks: number;
   providerType: string;
   model: string;
+  /** The vectors' length, as the index holds them. */
+  dimensions?: number;
 }
 
 /** `empty`: the index holds nothing yet (the notification then offers Reindex). */
@@ -20,7 +22,7 @@ export function checkIndexMessage(facts: CheckIndexFacts, state: IndexState): { 
   if (facts.notes === 0) return { text: `Hearth: the index is empty${running}. Build it with "Hearth: Reindex".`, empty: true };
   const { notes, chunks } = facts;
   return {
-    text: `Hearth: the index holds ${notes} note${notes === 1 ? '' : 's'} (${chunks} chunk${chunks === 1 ? '' : 's'})${running}, embedded with ${facts.providerType} / ${facts.model}. Search it with "Hearth: Semantic Search"; in the chat, Search notes attaches hits.`,
+    text: `Hearth: the index holds ${notes} note${notes === 1 ? '' : 's'} (${chunks} chunk${chunks === 1 ? '' : 's'})${running}, embedded with ${facts.providerType} / ${facts.model}${facts.dimensions ? ` (${facts.dimensions} dimensions)` : ''}. Search it with "Hearth: Semantic Search"; in the chat, Search notes attaches hits.`,
     empty: false,
   };
 }

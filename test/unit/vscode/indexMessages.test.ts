@@ -15,6 +15,8 @@ test('Check Index: the notes, chunks and model; a run under way with its count, 
   assert.match(counting.text, /the index holds 40 notes \(512 chunks\) \(indexing now: 32 of 557 notes\), embedded with/);
   const scanning = checkIndexMessage(facts, { kind: 'indexing', message: 'Scanning the kiln…' });
   assert.match(scanning.text, /\(512 chunks\) \(indexing now\), embedded/);
+  const sized = checkIndexMessage({ ...facts, providerType: 'local_cpu', model: 'minishlab/potion-base-8M', dimensions: 256 }, { kind: 'ready', notes: 40, chunks: 512 });
+  assert.match(sized.text, /embedded with local_cpu \/ minishlab\/potion-base-8M \(256 dimensions\)\. /);
   const one = checkIndexMessage({ ...facts, notes: 1, chunks: 1 }, { kind: 'indexing', notes: { done: 0, total: 1 } });
   assert.match(one.text, /holds 1 note \(1 chunk\) \(indexing now: 0 of 1 note\)/);
 });

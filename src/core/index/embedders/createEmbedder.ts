@@ -8,6 +8,9 @@ import type { BatchingOptions } from './batching';
 import { type Embedder, EmbeddingError } from './embedder';
 import { isLocalModelPath } from '../../config/modelPath';
 
+/** A local model's token budget per batch is `batch_size` × this (half a BERT's 512-token window per text). */
+const TOKENS_PER_BATCH_SLOT = 256;
+
 export interface EmbedderDeps {
   env: NodeJS.ProcessEnv;
   secrets?: SecretStore;
@@ -82,7 +85,9 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
   const hosted = type === 'cloud_a' || type === 'cloud_b';
   const workers = type === 'local_cpu' && !deps.inProcess ? Math.max(1, deps.workers ?? 1) : 1;
   const maxConcurrent = config.max_concurrent ?? (type === 'local_cpu' ? workers : defaults.maxConcurrent);
-  const batching: BatchingOptions = { batchSize: config.batch_size, maxConcurrent, retries: hosted ? 5 : 0 };
+  // transformers.js pads a batch to its longest text: local models get batches of similar length (batching.ts).
+  const tokenBudget = type === 'local_cpu' || type === 'local_gpu_a' ? config.batch_size * TOKENS_PER_BATCH_SLOT : undefined;
+  const batching: BatchingOptions = { batchSize: config.batch_size, maxConcurrent, retries: hosted ? 5 : 0, ...(tokenBudget ? { tokenBudget } : {}) };
   const finalModel = model;
   const create = async (): Promise<Embedder> => {
     switch (type) {
@@ -92,8 +97,8 @@ export function embedderSetup(config: EmbeddingConfig, deps: EmbedderDeps): Embe
         const device = type === 'local_gpu_a' ? (process.platform === 'win32' ? 'dml' : 'cuda') : 'cpu';
         const options = { providerType: type, model: finalModel, cacheDir: deps.modelCacheDir, device } as const;
         if (deps.inProcess) {
-          const { TransformersEmbedder } = await import('./transformersEmbedder');
-          return new TransformersEmbedder({ ...options, onProgress: (message) => deps.progress?.report({ message }) });
+          const { LocalModelEmbedder } = await import('./localEmbedder');
+          return new LocalModelEmbedder({ ...options, onProgress: (message) => deps.progress?.report({ message }) });
         }
         const { WorkerEmbedder } = await import('./workerEmbedder');
         if (workers === 1) return new WorkerEmbedder(options, deps.progress);

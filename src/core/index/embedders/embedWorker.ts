@@ -1,16 +1,17 @@
 /**
- * The embedding worker (a worker_thread, bundled as dist/embedWorker.js): runs transformers.js so
- * model loading and inference never block the extension host's main thread. Protocol: see
- * workerEmbedder.ts (init once, then embed requests matched to replies by id).
+ * The embedding worker (a worker_thread, bundled as dist/embedWorker.js): runs the local model (a
+ * static table or transformers.js) so model loading and inference never block the extension host's
+ * main thread. Protocol: see workerEmbedder.ts (init once, then embed requests matched to replies by id).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { EmbeddingError } from './embedder';
-import { TransformersEmbedder, type TransformersOptions } from './transformersEmbedder';
+import { LocalModelEmbedder } from './localEmbedder';
+import type { TransformersOptions } from './transformersEmbedder';
 import type { WorkerReply, WorkerRequest } from './workerProtocol';
 
 const port = parentPort!;
 const options = workerData as Omit<TransformersOptions, 'onProgress'>;
-const embedder = new TransformersEmbedder({ ...options, onProgress: (message) => post({ type: 'progress', message }) });
+const embedder = new LocalModelEmbedder({ ...options, onProgress: (message) => post({ type: 'progress', message }) });
 
 function post(reply: WorkerReply): void {
   port.postMessage(reply);

@@ -19,6 +19,8 @@ export type EmbeddingErrorCode =
   | 'embedding.failed'
   | 'embedding.missing_key'
   | 'embedding.model_missing'
+  /** A model's files are there but broken: truncated, sizes that disagree, NaN in the weights. */
+  | 'embedding.model_invalid'
   | 'embedding.model_unavailable'
   | 'embedding.model_not_found'
   | 'embedding.package_missing'
