@@ -38,6 +38,8 @@ const COMMANDS: Record<string, CommandEntry> = {
       return (args, io) => run(args, io, worker);
     },
   },
+  links: { summary: 'List a note\'s links: outgoing, backlinks with their line, unresolved (hearth links NOTE [--json])', load: async () => (await import('./commands/links')).run },
+  related: { summary: 'List the notes related to a note or a text (hearth related NOTE | --text "…" [--limit N] [--json])', load: async () => (await import('./commands/related')).run },
   ask: { summary: 'Ask the active chat model one question (or an agent, with --agent NAME); the answer streams to stdout', load: async () => (await import('./commands/ask')).run },
   changes: { summary: 'List the changes agents made to the kiln, one row per file (--json, --limit N)', load: async () => (await import('./commands/changes')).run },
   undo: { summary: 'Undo the newest agent turn, or one change: hearth undo [ID] [--force]', load: async () => (await import('./commands/undo')).run },

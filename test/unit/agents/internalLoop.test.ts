@@ -168,7 +168,7 @@ for (const type of TYPES) {
         await collect(small.prompt('KEY-tools which tools?'));
         const req = server.mock.getRequests().at(-1)!.body as unknown as Req;
         const offered = toolNames(req);
-        assert.deepEqual(offered, ['get_kiln_info', 'list_notes', 'property_search', 'read_metadata', 'read_note', 'semantic_search', 'text_search']);
+        assert.deepEqual(offered, ['get_kiln_info', 'get_links', 'list_notes', 'property_search', 'read_metadata', 'read_note', 'related_notes', 'semantic_search', 'text_search', 'unlinked_mentions']);
         assert.match(JSON.stringify(req.messages), /How to use tools/);
 
         const off = mockConfig(type, server.url, 'qwen2.5:0.5b', { chat: { size_aware_prompts: false } });

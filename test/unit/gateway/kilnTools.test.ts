@@ -47,15 +47,15 @@ describe('kiln tools', () => {
     tools = new Map(createKilnTools(ctx).map((tool) => [tool.name, tool]));
   });
 
-  test('all ten tools, with read/write annotations and object input schemas', () => {
+  test('all fifteen tools, with read/write annotations and object input schemas', () => {
     assert.deepEqual([...tools.keys()], [...KILN_TOOL_NAMES]);
     for (const tool of tools.values()) {
       assert.equal(tool.definition.inputSchema.type, 'object');
-      const writes = ['create_note', 'update_note', 'delete_note'].includes(tool.name);
+      const writes = ['create_note', 'update_note', 'edit_note', 'move_note', 'delete_note'].includes(tool.name);
       assert.equal(tool.definition.annotations?.readOnlyHint, !writes, tool.name);
     }
     assert.equal(tools.get('delete_note')!.definition.annotations?.destructiveHint, true);
-    assert.deepEqual(createKilnTools({ kilnRoot: root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false }, { readOnly: true }).map((t) => t.name).length, 7);
+    assert.deepEqual(createKilnTools({ kilnRoot: root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false }, { readOnly: true }).map((t) => t.name).length, 10);
   });
 
   test('paths outside the kiln are refused: .., absolute, symlinks out, internal folders', async () => {

@@ -11,6 +11,7 @@ import type { Host } from '../../host';
 import type { SearchResult } from '../../index/search/searchResult';
 import type { PropertyNote } from '../../index/store/vectorStore';
 import type { ScanRules } from '../kilnScanner';
+import type { KilnLinks } from '../links/kilnLinks';
 import { KilnToolError } from './kilnToolErrors';
 
 /**
@@ -53,10 +54,12 @@ export interface KilnToolContext {
   gate?: WriteGate;
   /** What besides the built-in list is protected (rules files, agent_directories, the workspace root). */
   protection?: Omit<ProtectedPathRules, 'root'>;
+  /** The kiln's link graph, shared with the host that keeps it current (the editor); built from `files` when absent. */
+  links?: KilnLinks;
 }
 
 /** A context with its confined files and write gate in place (what the tools themselves use). */
-export type BoundKilnContext = KilnToolContext & { files: ConfinedRoot; gate: WriteGate; scanRules: ScanRules };
+export type BoundKilnContext = KilnToolContext & { files: ConfinedRoot; gate: WriteGate; scanRules: ScanRules; links: KilnLinks };
 
 /**
  * A kiln tool: MCP-shaped definition plus a handler. The same objects serve the gateway, the

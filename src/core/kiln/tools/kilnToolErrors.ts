@@ -9,6 +9,8 @@ export type KilnToolErrorCode =
   | 'kiln.not_a_note'
   | 'kiln.too_large'
   | 'kiln.index_unavailable'
-  | 'kiln.declined';
+  | 'kiln.declined'
+  | 'kiln.edit_no_match'
+  | 'kiln.edit_ambiguous';
 
 export class KilnToolError extends HearthError<KilnToolErrorCode> {}

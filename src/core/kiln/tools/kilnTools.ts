@@ -5,6 +5,9 @@ import { readTools } from './readTools';
 import { searchTools } from './searchTools';
 import { kilnWriteGate } from './kilnWriteGate';
 import { writeTools } from './writeTools';
+import { linkTools } from './linkTools';
+import { noteEditTools } from './noteEditTools';
+import { KilnLinks } from '../links/kilnLinks';
 
 /** Names of the kiln tools (DESIGN.md decision 7), in the order they are offered. */
 export const KILN_TOOL_NAMES = [
@@ -15,15 +18,20 @@ export const KILN_TOOL_NAMES = [
   'semantic_search',
   'property_search',
   'get_kiln_info',
+  'get_links',
+  'related_notes',
+  'unlinked_mentions',
   'create_note',
   'update_note',
+  'edit_note',
+  'move_note',
   'delete_note',
 ] as const;
 
 /** Every kiln tool bound to one kiln; pass `{ readOnly: true }` for small models (size-aware prompts). */
 export function createKilnTools(ctx: KilnToolContext, options: { readOnly?: boolean } = {}): KilnTool[] {
   const bound = bindKilnContext(ctx);
-  const byName = new Map([...readTools(bound), ...searchTools(bound), ...writeTools(bound)].map((tool) => [tool.name, tool]));
+  const byName = new Map([...readTools(bound), ...searchTools(bound), ...writeTools(bound), ...linkTools(bound), ...noteEditTools(bound)].map((tool) => [tool.name, tool]));
   const tools = KILN_TOOL_NAMES.map((name) => byName.get(name)!);
   return options.readOnly ? tools.filter((tool) => tool.readOnly) : tools;
 }
@@ -34,5 +42,6 @@ export function bindKilnContext(ctx: KilnToolContext): BoundKilnContext {
   const gate = ctx.gate ?? kilnWriteGate(ctx, files);
   // Searches and reads follow the index's rules; a context built without config (tests) gets the schema's defaults.
   const defaults = ProcessingSchema.parse({});
-  return { ...ctx, files, gate, scanRules: { exclude: [...(ctx.exclude ?? defaults.exclude)], max_file_size_kb: ctx.maxFileSizeKb ?? defaults.max_file_size_kb } };
+  const scanRules = { exclude: [...(ctx.exclude ?? defaults.exclude)], max_file_size_kb: ctx.maxFileSizeKb ?? defaults.max_file_size_kb };
+  return { ...ctx, files, gate, scanRules, links: ctx.links ?? new KilnLinks(files, scanRules) };
 }

@@ -15,7 +15,7 @@ const notePathSchema = z.string().min(1).describe('Path of the note relative to 
 const frontmatterSchema = z.record(z.string(), z.unknown());
 
 /** Resolves a path for writing: confined to the kiln and always a markdown file. */
-async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<KilnPath> {
+export async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<KilnPath> {
   const withExtension = /\.[A-Za-z0-9]+$/.test(path.trim()) ? path : `${path.trim()}.md`;
   const where = await confineToolPath(ctx.kilnRoot, withExtension);
   if (!isNotePath(where.relative)) throw new KilnToolError('kiln.not_a_note', `"${where.relative}" is not a markdown note (.md)`);
@@ -23,12 +23,12 @@ async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<Kil
 }
 
 /** The gate's hook for one tool call: review or confirmation as `[chat].review_edits` says, then the journal. */
-function journaledBy(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, signal?: AbortSignal): BeforeWrite {
+export function journaledBy(ctx: KilnToolContext, tool: string, origin: ChangeOrigin | undefined, signal?: AbortSignal): BeforeWrite {
   return (change, apply) => journaled(ctx, tool, origin, change, apply, signal);
 }
 
 /** Gate refusals in the kiln tools' words; protected-path and review refusals pass through. */
-async function gated<T>(input: string, work: () => Promise<T>): Promise<T> {
+export async function gated<T>(input: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -36,7 +36,7 @@ async function gated<T>(input: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-function actorOf(origin: ChangeOrigin | undefined): string | undefined {
+export function actorOf(origin: ChangeOrigin | undefined): string | undefined {
   return origin?.agent ?? origin?.client;
 }
 
