@@ -7,6 +7,7 @@ import { TomlLocator } from '../../src/core/config/tomlLocator';
 import { JsonRpcLineReader } from '../../src/core/gateway/jsonRpcLines';
 import { parseNote } from '../../src/core/kiln/note';
 import { textSearch } from '../../src/core/kiln/textSearch';
+import { runJournalBench } from './journalBench';
 
 export async function runHostileBench(): Promise<{ label: string; value: string }[]> {
   const lines: { label: string; value: string }[] = [];
@@ -32,6 +33,7 @@ export async function runHostileBench(): Promise<{ label: string; value: string 
   } finally {
     rmSync(kiln, { recursive: true, force: true });
   }
+  lines.push(...(await runJournalBench()));
   return lines;
 }
 

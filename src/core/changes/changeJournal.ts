@@ -1,12 +1,12 @@
 import type { Logger } from '../host';
 import { changeKind, type ChangeActor, type ChangeRecord, type ChangeState } from './changeRecord';
 import { ChangeError } from './changeErrors';
-import { JournalFiles, sha256 } from './journalFiles';
+import { JournalFiles, sha256, TEMP_SUFFIX } from './journalFiles';
 import { withJournalLock } from './journalLock';
 import type { ChangesConfig } from '../config/schema';
 import type { ConfinedRoot } from '../fs/confinedRoot';
 import { confinedKilnFiles, type KilnFileAccess, type KilnWriteProtection } from './kilnFileAccess';
-import { decodeEntry, encodeEntry, isOwnEntryName, MAX_ENTRY_BYTES, newEntryId } from './journalEntries';
+import { decodeEntry, encodeEntry, isOwnEntryName, MAX_ENTRY_BYTES, newEntryId, ownNameTest } from './journalEntries';
 import { defaultJournalKeyFile, JournalKey } from './journalKey';
 import { pruneJournal } from './journalPrune';
 
@@ -35,6 +35,8 @@ export interface JournalContents {
   records: ChangeRecord[];
   /** Entry files that are not this user's, or no longer what was signed: never read as records. */
   ignored: string[];
+  /** Names in `entries/` of a journal temp file's shape (a killed writer's leftovers, or a live one's). */
+  temps: string[];
 }
 
 /**
@@ -159,13 +161,15 @@ export class ChangeJournal {
 
   /** This user's records (name tag and signature checked) and the names of every other entry file. */
   async readAll(files: JournalFiles): Promise<JournalContents> {
-    const names = (await files.names('entries').catch(() => [] as string[])).filter((name) => name.endsWith('.json')).sort();
+    const listed = await files.names('entries').catch(() => [] as string[]);
+    const names = listed.filter((name) => name.endsWith('.json')).sort();
     const records: ChangeRecord[] = [];
     const ignored: string[] = [];
     const now = this.now();
+    const isOwn = await ownNameTest(this.key);
     for (const name of names) {
       let own = this.ownNames.get(name);
-      if (own === undefined) this.ownNames.set(name, (own = await isOwnEntryName(name, this.key)));
+      if (own === undefined) this.ownNames.set(name, (own = isOwn(name)));
       if (!own) {
         ignored.push(name);
         continue;
@@ -184,7 +188,7 @@ export class ChangeJournal {
       );
     }
     this.reportedIgnored = foreign;
-    return { records, ignored };
+    return { records, ignored, temps: listed.filter((name) => TEMP_SUFFIX.test(name)) };
   }
 
   /** A `pending` entry is a crash between its steps: the note is old or new (atomic write), so say which. */

@@ -37,8 +37,17 @@ export async function newEntryId(now: Date, key: JournalKey): Promise<string> {
 
 /** Whether `name` is an entry file this user's Hearth named (a shipped or forged one is not). */
 export async function isOwnEntryName(name: string, key: JournalKey): Promise<boolean> {
-  const match = OWN_NAME.exec(name);
-  return match !== null && (await tag(key, match[1])) === match[2];
+  return (await ownNameTest(key))(name);
+}
+
+/** The same test, synchronous once the key is loaded: 50,000 names are sorted out without a wait each. */
+export async function ownNameTest(key: JournalKey): Promise<(name: string) => boolean> {
+  const bytes = await key.bytes();
+  const crypto = lazyCrypto();
+  return (name) => {
+    const match = OWN_NAME.exec(name);
+    return match !== null && crypto.createHmac('sha256', bytes).update(`id:${match[1]}`).digest('hex').slice(0, 16) === match[2];
+  };
 }
 
 /** Any name the journal itself gives an entry file, signed or not (what prune may remove). */
