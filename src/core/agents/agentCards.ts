@@ -8,7 +8,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { ConfinedRoot } from '../fs/confinedRoot';
 import type { AgentCard, AgentCardProblem } from './agentCard';
 import type { AgentDescriptor } from './agentSession';
 
@@ -74,9 +75,13 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
   const reserved = new Map<string, string>([[BUILTIN_AGENT_NAME, 'the built-in agent']]);
   for (const dir of directories) {
     const inWorkspace = workspaceDirectories.includes(dir);
+    // A kiln's cards become system prompts sent to a provider: read confined to the kiln, so a card
+    // folder or card that is a link out of it (a cloned repository's `agents -> ~/.ssh`) is not read.
+    const confined = inWorkspace ? kilnCardFiles(dir) : undefined;
     let names: string[];
     try {
-      names = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile() && /\.md$/i.test(entry.name)).map((entry) => entry.name).sort();
+      const entries = confined ? await confinedEntries(confined) : await readdir(dir, { withFileTypes: true });
+      names = entries.filter((entry) => entry.isFile() && /\.md$/i.test(entry.name)).map((entry) => entry.name).sort();
     } catch (error) {
       // A directory that does not exist is the normal case; anything else is worth saying.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file: dir, reason: `cannot read the directory: ${(error as Error).message}` });
@@ -87,7 +92,7 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
       const file = join(dir, name);
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = confined ? (await confined.files.readText(`${confined.rel}/${name}`)).text : await readFile(file, 'utf8');
       } catch (error) {
         problems.push({ file, reason: `cannot read: ${(error as Error).message}` });
         continue;
@@ -112,6 +117,30 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
     }
   }
   return { cards, problems };
+}
+
+interface KilnCardFiles {
+  files: ConfinedRoot;
+  /** The card folder's path in the kiln (`agents` or `.hearth/agents`). */
+  rel: string;
+}
+
+/** A card folder of workspaceCardDirectories with the kiln it lies in. */
+function kilnCardFiles(dir: string): KilnCardFiles {
+  const parent = dirname(dir);
+  const kiln = basename(parent) === '.hearth' ? dirname(parent) : parent;
+  return { files: new ConfinedRoot(kiln), rel: relative(kiln, dir).split(sep).join('/') };
+}
+
+/** The folder's entries, opened inside the kiln; ENOENT (as readdir says it) when the folder is not there. */
+async function confinedEntries({ files, rel }: KilnCardFiles) {
+  const folder = await files.directory(rel);
+  if (!folder) throw Object.assign(new Error(`no folder ${rel}`), { code: 'ENOENT' });
+  try {
+    return await folder.entries();
+  } finally {
+    await folder.close();
+  }
 }
 
 /** How a card is listed beside the external agents. */
