@@ -112,8 +112,8 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
         if (!root) return undefined;
         const { config } = configService.current;
         // An undo of a protected path asks its own question, even with confirm_destructive off.
-        const protection = { rules: kilnProtection(config, { kilnRoot: root, workspaceRoot: configService.workspaceRoot ?? root }), confirmProtected: (request: ProtectedWriteRequest) => host.confirmProtected(request) };
-        return openChangeJournal(root, config.changes, log, protection);
+        const rules = kilnProtection(config, { kilnRoot: root, workspaceRoot: configService.workspaceRoot ?? root });
+        return openChangeJournal(root, config.changes, log, { rules, confirmProtected: (request: ProtectedWriteRequest) => host.confirmProtected(request) });
       };
       chatReviewCards = chatReviews(reviewer, () => journal()?.journal);
       own(
