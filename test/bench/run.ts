@@ -6,13 +6,16 @@
 // whole-process `hearth search`) and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
 // and the postgres store against PGlite (test/bench/postgres.bench.ts).
 // Extension activation in code-server (test/bench/activation.bench.ts: needs npm run package).
-// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres picks parts.
+// The local_cpu embedders (test/bench/embedders.bench.ts, part `embed`): the static model, a transformer
+// of bge-small's shape before and after token-budget batching, and a 10k-note kiln's first index.
+// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runActivationBench } from './activation.bench';
 import { runColdBench } from './coldSearch.bench';
+import { runEmbedBench } from './embedders.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
@@ -22,7 +25,7 @@ import { run as runPipelineBench } from './pipeline';
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -72,6 +75,10 @@ async function main(): Promise<void> {
     // 100k chunks take PGlite a quarter of an hour to index: opt in with HEARTH_BENCH_PG_SIZES=10000,100000.
     const lines = await runPostgresBench((process.env.HEARTH_BENCH_PG_SIZES ?? '10000').split(',').map(Number));
     printTable(['postgres store (against PGlite over the wire: WASM, one backend; not a real server)', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('embed')) {
+    const lines = await runEmbedBench();
+    printTable(['local_cpu embedders (issue 31; each figure beside its baseline from this run)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('hostile')) {
     const lines = await runHostileBench();
