@@ -1,6 +1,6 @@
 /**
  * Finding 8 of the third review: the chat's context reads — auto context, `[[` heading completion,
- * the editor's attachment read — checked `realpath` and then read with a plain readFile, so a note
+ * the editor's attachment read (and `@hearth`'s named notes in VS Code's Chat view) — checked `realpath` and then read with a plain readFile, so a note
  * swapped for a link to an outside file between the two was read (699 of 20,000 reads returned the
  * outside file). A swapper thread flips the note between a regular file and such a link as fast as it
  * can while the three readers run 20,000 reads: none returns the outside text.
@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { AttachmentScope } from '../../../src/core/chat/attachmentScope';
 import { gatherAutoContext, type AutoContextIndex } from '../../../src/core/chat/autoContext';
 import { NoteCatalog } from '../../../src/core/chat/noteCompletions';
+import { groundRequest } from '../../../src/core/chat/participant/participantGrounding';
 
 const READS = 20_000;
 const INSIDE = '# Inside\nplain note text about compost\n';
@@ -61,7 +62,7 @@ test('a swapper racing the chat context reads: 0 outside reads in 20,000', async
     worker.once('error', reject);
   });
 
-  // The three readers as the chat uses them: auto context over a search hit, heading completion, an attachment.
+  // The readers as the chat uses them: auto context over a search hit, heading completion, an attachment, @hearth's named note.
   const index: AutoContextIndex = {
     kilnRoot: kiln,
     embedderLoaded: true,
@@ -75,10 +76,11 @@ test('a swapper racing the chat context reads: 0 outside reads in 20,000', async
     async () => (await gatherAutoContext('compost', index)).attachments.map((a) => a.text),
     async () => (await catalog.complete('compost', '')).map((c) => c.heading ?? ''),
     async () => [(await scope.read('notes/compost.md')).text],
+    async () => (await groundRequest('compost', [{ path: 'notes/compost.md' }], { kilnRoot: kiln, index: undefined, autoContext: false })).attachments.map((a) => a.text),
   ];
 
-  const outsideReads: Record<number, number> = { 0: 0, 1: 0, 2: 0 };
-  const insideReads: Record<number, number> = { 0: 0, 1: 0, 2: 0 };
+  const outsideReads: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
+  const insideReads: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
   try {
     for (let i = 0; i < READS; i++) {
       const which = i % readers.length;
@@ -91,10 +93,10 @@ test('a swapper racing the chat context reads: 0 outside reads in 20,000', async
   }
   const swaps = await swapsDone;
   await worker.terminate();
-  assert.deepEqual(outsideReads, { 0: 0, 1: 0, 2: 0 }, `outside reads by reader (auto context, heading completion, attachment) with ${swaps} swaps`);
+  assert.deepEqual(outsideReads, { 0: 0, 1: 0, 2: 0, 3: 0 }, `outside reads by reader (auto context, heading completion, attachment, @hearth) with ${swaps} swaps`);
   // The race was real: the note was swapped many times, and each reader still read the note itself at times.
   assert.ok(swaps > 1000, `${swaps} swaps`);
-  for (const which of [0, 1, 2]) assert.ok(insideReads[which]! > 0, `reader ${which} never read the note`);
+  for (const which of [0, 1, 2, 3]) assert.ok(insideReads[which]! > 0, `reader ${which} never read the note`);
 });
 
 test('a note that is a link out of the kiln is left out of auto context with a notice, and refused as an attachment', async () => {

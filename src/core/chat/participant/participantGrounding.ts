@@ -6,12 +6,11 @@
  * source. Without an index, or while one is being built, the answer goes on without kiln context
  * and says why. Free of `vscode`: the participant (src/vscode/participant/) only streams it.
  */
-import { readFile } from 'node:fs/promises';
 import type { PromptAttachment } from '../../agents/agentSession';
 import { describeError } from '../../errors';
 import type { ChatMessage } from '../../llm/types';
 import { contextBlock, gatherAutoContext, type AutoContextIndex } from '../autoContext';
-import { resolveKilnNote } from '../kilnNoteTarget';
+import { readKilnNote, resolveKilnNote } from '../kilnNoteTarget';
 import { findNoteReferences } from '../noteReferences';
 import { cutToBudget, DEFAULT_ATTACHMENT_BUDGET } from '../pendingAttachments';
 import { SourceList, type Source } from '../sources';
@@ -74,6 +73,7 @@ export async function groundRequest(prompt: string, references: readonly Referen
     else {
       const context = await gatherAutoContext(prompt, deps.index, deps.signal ? { signal: deps.signal } : {});
       if (context.skipped) notices.push(`no kiln context: ${context.skipped}`);
+      if (context.refused) notices.push(`left out of the kiln context: ${context.refused.join(', ')} (a link leading out of the kiln is not read)`);
       const fresh = context.attachments.filter((a) => !attachments.some((n) => n.path === a.path && n.startLine === undefined));
       attachments.push(...fresh);
       sources.addAttachments(fresh, 'auto_context');
@@ -86,7 +86,8 @@ export async function groundRequest(prompt: string, references: readonly Referen
 async function readNamed(kiln: string, ref: ReferencedNote, budget: number): Promise<PromptAttachment | string> {
   let text: string;
   try {
-    text = await readFile((await resolveKilnNote(kiln, ref.path)).absolute, 'utf8');
+    // Confined: a note swapped for a link out of the kiln is refused, never read into the prompt.
+    text = (await readKilnNote(kiln, ref.path)).text;
   } catch (error) {
     return `${ref.path} could not be read: ${describeError(error)}`;
   }
