@@ -58,6 +58,41 @@ export function databaseError(where: string, error: unknown): Error {
   return isUnreachable(error) ? new DatabaseUnreachableError(where, error) : new DatabaseError(where, error);
 }
 
+/** Runs `work` on a pooled connection; driver errors become the typed errors above. */
+export async function withClient<T>(pool: pg.Pool, where: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw databaseError(where, error);
+  }
+  let broken: Error | undefined;
+  try {
+    return await work(client);
+  } catch (error) {
+    broken = error instanceof Error ? error : undefined;
+    throw databaseError(where, error);
+  } finally {
+    // A connection that failed mid-query is not reused.
+    client.release(broken);
+  }
+}
+
+/** Runs `work` in one transaction on a pooled connection (withClient). */
+export function inTransaction<T>(pool: pg.Pool, where: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, where, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await rollback(client, error);
+      throw error;
+    }
+  });
+}
+
 /**
  * Bounds on every connection, in milliseconds; the URL's query overrides each
  * (`?statement_timeout=300000`). The server cancels a statement, a lock wait, or a transaction left

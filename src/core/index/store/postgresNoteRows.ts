@@ -55,3 +55,30 @@ export async function writeNoteRows(client: PoolClient, kilnId: string, notePath
 export function noNul(value: string): string {
   return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
 }
+
+/** A chunk row as refresh() reads it, joined with its note's title and content hash. */
+export interface ChunkRow {
+  path: string;
+  ordinal: number;
+  heading_path: string[];
+  start_line: number;
+  end_line: number;
+  text: string;
+  text_hash: string;
+  title: string;
+  content_hash: string;
+}
+
+export function toRecord(row: ChunkRow): ChunkRecord {
+  return {
+    id: `${row.path}#${row.ordinal}`,
+    notePath: row.path,
+    title: row.title,
+    headingPath: row.heading_path,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    text: row.text,
+    contentHash: row.content_hash,
+    textHash: row.text_hash,
+  };
+}

@@ -2,10 +2,11 @@ import type pg from 'pg';
 import { fromSql, toSql } from 'pgvector';
 import { chunkTextHash } from '../chunkText';
 import { normalized } from './quantize';
-import { createPool, databaseError, describeDatabase, rollback } from './postgresConnection';
+import { createPool, describeDatabase, inTransaction, withClient } from './postgresConnection';
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
 import { lexicalRows, propertyRows } from './postgresSearch';
-import { lockNote, noNul, writeNoteRows } from './postgresNoteRows';
+import { skippedModelWarning, storedModels, type StoredModel } from './postgresModels';
+import { lockNote, noNul, toRecord, writeNoteRows, type ChunkRow } from './postgresNoteRows';
 import {
   StoreUsageError, type ChunkRecord, type LexicalNote, type NoteMeta, type PropertyNote, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore,
 } from './vectorStore';
@@ -62,16 +63,15 @@ export class PostgresStore implements VectorStore {
   }
 
   /**
-   * The dimension a model was stored with, so opening needs no probe embedding (a member joining
-   * an indexed kiln makes no embedding call at all); undefined for a model never stored here.
+   * The rows of this model (one per dimension stored under its name), so opening needs no probe
+   * embedding when there is one (a member joining an indexed kiln makes no embedding call at all).
    */
-  static async storedDimension(options: PostgresStoreOptions, provider: string, model: string): Promise<number | undefined> {
+  static async storedModels(options: PostgresStoreOptions, provider: string, model: string): Promise<StoredModel[]> {
     const store = new PostgresStore(options, { providerType: provider, model, dim: 1 });
     try {
       return await store.withClient(async (client) => {
         await migrate(client, store.where);
-        const row = await client.query<{ dim: number }>('SELECT dim FROM hearth_models WHERE provider = $1 AND model = $2 ORDER BY id DESC LIMIT 1', [provider, model]);
-        return row.rows[0]?.dim;
+        return storedModels(client, provider, model);
       });
     } finally {
       await store.dispose();
@@ -116,6 +116,7 @@ export class PostgresStore implements VectorStore {
 
   async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string, meta?: NoteMeta): Promise<void> {
     if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
+    if (vectors.length > 0) await this.fitDimension(vectors[0].length);
     for (const v of vectors) if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
     const records = chunks.map((chunk) => ({
@@ -149,6 +150,20 @@ export class PostgresStore implements VectorStore {
     this.byHash = undefined;
   }
 
+  /**
+   * The database's only row of this model had another dimension than this member's endpoint
+   * answers (it serves a different model under the same name): that row is skipped with a
+   * warning naming it, and this member's vectors go under a row of their own dimension.
+   */
+  private async fitDimension(dim: number): Promise<void> {
+    if (dim === this.header.dim) return;
+    const { providerType, model } = this.header;
+    this.options.log?.(skippedModelWarning({ id: this.modelId, dim: this.header.dim }, providerType, model, dim));
+    this.modelId = await this.withClient((client) => ensureModel(client, providerType, model, dim));
+    this.header.dim = dim;
+    await this.refresh();
+  }
+
   noteHashes(): Map<string, string> {
     return new Map([...this.notes].map(([path, note]) => [path, note.hash]));
   }
@@ -169,7 +184,7 @@ export class PostgresStore implements VectorStore {
    * starve the result; exact beyond 4,000 dimensions.
    */
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
-    if (query.length !== this.header.dim) throw new StoreUsageError(`The query has ${query.length} dims; the index has ${this.header.dim}.`);
+    await this.fitDimension(query.length);
     const limit = options.filter ? Math.max(k * 4, 100) : k;
     const expr = vectorExpression(this.header.dim, 'e.embedding');
     const cast = this.vectorIndex === 'hnsw_halfvec' ? `halfvec(${this.header.dim})` : `vector(${this.header.dim})`;
@@ -258,62 +273,11 @@ export class PostgresStore implements VectorStore {
     return map;
   }
 
-  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw databaseError(this.where, error);
-    }
-    let broken: Error | undefined;
-    try {
-      return await work(client);
-    } catch (error) {
-      broken = error instanceof Error ? error : undefined;
-      throw databaseError(this.where, error);
-    } finally {
-      // A connection that failed mid-query is not reused.
-      client.release(broken);
-    }
+  private withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withClient(this.pool, this.where, work);
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.withClient(async (client) => {
-      await client.query('BEGIN');
-      try {
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await rollback(client, error);
-        throw error;
-      }
-    });
+    return inTransaction(this.pool, this.where, work);
   }
-}
-
-interface ChunkRow {
-  path: string;
-  ordinal: number;
-  heading_path: string[];
-  start_line: number;
-  end_line: number;
-  text: string;
-  text_hash: string;
-  title: string;
-  content_hash: string;
-}
-
-function toRecord(row: ChunkRow): ChunkRecord {
-  return {
-    id: `${row.path}#${row.ordinal}`,
-    notePath: row.path,
-    title: row.title,
-    headingPath: row.heading_path,
-    startLine: row.start_line,
-    endLine: row.end_line,
-    text: row.text,
-    contentHash: row.content_hash,
-    textHash: row.text_hash,
-  };
 }
