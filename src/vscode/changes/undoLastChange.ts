@@ -1,7 +1,9 @@
 /**
  * "Hearth: Undo Last Agent Change": reverts the newest agent turn from the change journal (it
  * survives a reload), byte for byte. A note changed since is not overwritten silently: its
- * difference is shown and the user decides.
+ * difference is shown and the user decides. A protected path gets its own modal every time, even
+ * with confirm_destructive off (the journal's file access asks through the host), and a note saved
+ * while a question is open is a conflict, not overwritten.
  */
 import * as vscode from 'vscode';
 import type { ChangeJournal } from '../../core/changes/changeJournal';
@@ -57,6 +59,11 @@ export async function undoLastAgentChange(deps: UndoDeps): Promise<void> {
     // Nothing to undo is an answer, not a failure: no warning in the log for it.
     if (isHearthError(error) && error.code === 'changes.nothing_to_undo') {
       void vscode.window.showInformationMessage('Hearth: there is no agent change to undo.');
+      return;
+    }
+    // A "no" to a protected path, or a note saved while a question was open: nothing was lost, say so plainly.
+    if (isHearthError(error) && (error.code === 'fs.protected_declined' || error.code === 'changes.conflict')) {
+      void vscode.window.showWarningMessage(`Hearth: not undone. ${error.message}`);
       return;
     }
     deps.log.child('changes').warn(`undo failed: ${describeError(error)}`);
