@@ -35,6 +35,8 @@ import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
 import { registerHearthParticipant } from './participant/hearthParticipant';
+import { registerKilnLanguageModelTools } from './tools/kilnLanguageModelTools';
+import type { KilnTool } from '../core/kiln/tools/kilnTool';
 import { openChangeJournal } from '../core/changes/changeJournal';
 import { kilnProtection } from '../core/fs/kilnProtection';
 import type { ProtectedWriteRequest } from '../core/fs/writeGate';
@@ -229,6 +231,26 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
           ),
         );
       }
+    });
+
+    startFeature(log, 'language model tools', () => {
+      // The kiln tools for every agent in the editor (hearth_<tool>), through the same write gate,
+      // review and journal as the internal agents' (rebuilt when the configuration changes).
+      const contributed = ((context.extension.packageJSON.contributes?.languageModelTools ?? []) as { name: string }[]).map((tool) => tool.name);
+      const search = indexSemanticSearch(() => kilnIndex?.current);
+      let built: { loaded: LoadedConfig; root: string; tools: KilnTool[] } | undefined;
+      // The tools' code (zod schemas, the journal) loads on the first call, not at activation.
+      const tools = async () => {
+        const loaded = configService.current;
+        const root = configService.workspaceRoot ?? loaded.config.kiln_path;
+        if (!root) return undefined;
+        if (built?.loaded !== loaded || built.root !== root) {
+          const [{ createKilnTools }, { kilnToolContext }] = await Promise.all([import('../core/kiln/tools/kilnTools'), import('../core/kiln/tools/kilnToolContext')]);
+          built = { loaded, root, tools: createKilnTools(kilnToolContext(loaded.config, host, root, search, reviewer)) };
+        }
+        return built.tools;
+      };
+      own(...registerKilnLanguageModelTools({ tools, contributed, log }));
     });
 
     await configService.start();

@@ -13,6 +13,8 @@ import { NoteStream, streamSources } from './noteStream';
 
 /** Earlier turns sent along at most. */
 const HISTORY_TURNS = 10;
+/** Model requests one question may take when the user referenced tools. */
+const MAX_TOOL_ROUNDS = 5;
 
 export async function answerQuestion(
   request: vscode.ChatRequest,
@@ -35,14 +37,53 @@ export async function answerQuestion(
   if (kiln) streamSources(stream, kiln, grounding.sources);
   for (const notice of grounding.notices) stream.markdown(`_${escape(notice)}._\n\n`);
   const messages = fromPlainMessages(chatMessagesToLm(groundedMessages(request.prompt, grounding, history(context))));
-  const response = await request.model.sendRequest(messages, { justification: 'Hearth answers from your notes with the model you picked.' }, token);
   const out = new NoteStream(stream, kiln);
-  for await (const chunk of response.text) {
-    if (token.isCancellationRequested) break;
-    await out.write(chunk);
-  }
+  await converse(request, messages, out, token);
   await out.end();
   return { metadata: { command: 'ask', prompt: request.prompt, sources: grounding.sources.length } };
+}
+
+/**
+ * The model's reply, with the tools the user referenced (`#hearth_create_note`, any `#tool`)
+ * offered to it: each call goes through `vscode.lm.invokeTool` with the request's invocation token,
+ * so VS Code shows the tool's confirmation in the conversation; results go back to the model until
+ * it answers without calling one (at most MAX_TOOL_ROUNDS rounds).
+ */
+async function converse(request: vscode.ChatRequest, messages: vscode.LanguageModelChatMessage[], out: NoteStream, token: vscode.CancellationToken): Promise<void> {
+  const tools = request.toolReferences
+    .map((ref) => vscode.lm.tools.find((tool) => tool.name === ref.name))
+    .filter((tool) => tool !== undefined)
+    .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+    const options = { justification: 'Hearth answers from your notes with the model you picked.', ...(tools.length > 0 ? { tools } : {}) };
+    const response = await request.model.sendRequest(messages, options, token);
+    const calls: vscode.LanguageModelToolCallPart[] = [];
+    let said = '';
+    for await (const part of response.stream) {
+      if (token.isCancellationRequested) return;
+      if (part instanceof vscode.LanguageModelTextPart) {
+        said += part.value;
+        await out.write(part.value);
+      } else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    }
+    if (calls.length === 0 || tools.length === 0) return;
+    messages.push(vscode.LanguageModelChatMessage.Assistant([...(said ? [new vscode.LanguageModelTextPart(said)] : []), ...calls]));
+    const results: vscode.LanguageModelToolResultPart[] = [];
+    for (const call of calls) results.push(new vscode.LanguageModelToolResultPart(call.callId, await invoke(call, request, token)));
+    messages.push(vscode.LanguageModelChatMessage.User(results));
+  }
+}
+
+type ToolResultContent = (vscode.LanguageModelTextPart | vscode.LanguageModelPromptTsxPart | unknown)[];
+
+async function invoke(call: vscode.LanguageModelToolCallPart, request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<ToolResultContent> {
+  try {
+    const result = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: request.toolInvocationToken }, token);
+    return result.content;
+  } catch (error) {
+    // Declined in the confirmation, or failed: the model is told and answers without it.
+    return [new vscode.LanguageModelTextPart(`The tool ${call.name} did not run: ${error instanceof Error ? error.message : String(error)}`)];
+  }
 }
 
 /** `#file` references the editor resolved, as kiln-relative notes (anything outside the kiln is left out). */
