@@ -69,18 +69,69 @@ test('the lexical index is saved beside the store, loaded (not rebuilt) by the n
     assert.ok(saved?.snapshot.terms.includes('sourdough'), 'the file has the new words');
     assert.ok(!saved?.snapshot.terms.includes('yeast'), 'and not the old ones');
 
-    // Another process indexes a change without searching (its lexical side never loaded): the next
-    // one finds the file older than the store, swaps that note in and saves.
+    // Another process indexes a change without searching: its run patches the file with that note
+    // (no build), so the next process's first search reads it as it is.
     const writer = evalIndex(root, server.url);
     writeFileSync(join(root, 'coffee.md'), '# Coffee\nEspresso wants a fine grind.\n');
     await writer.update();
     await writer.dispose();
-    assert.ok(!(await readLexicalFile(join(root, '.hearth/index/flat')))?.snapshot.terms.includes('espresso'));
+    assert.ok((await readLexicalFile(join(root, '.hearth/index/flat')))?.snapshot.terms.includes('espresso'), 'the run patched the word index');
+    const written = statSync(file).mtimeMs;
     const reader = evalIndex(root, server.url);
     assert.equal((await reader.search('espresso', { limit: 1 }))[0].path, 'coffee.md');
-    assert.ok((await readLexicalFile(join(root, '.hearth/index/flat')))?.snapshot.terms.includes('espresso'), 'saved at once');
-    assert.equal(builds.count, 1, 'still no rebuild');
     await reader.dispose();
+    assert.equal(statSync(file).mtimeMs, written, 'the search found the file up to date: nothing to swap in or save');
+    assert.equal(builds.count, 1, 'still no rebuild');
+  } finally {
+    builds.restore();
+    await server.stop();
+    removeKiln(root);
+  }
+});
+
+test('an index run writes the word index: a fresh process\'s first search loads it (no build from the store), a run that changed nothing leaves it alone, and a run after one note changed patches it to exactly a rebuild\'s scores', async () => {
+  const root = makeKiln({ ...NOTES, 'tea.md': '# Tea\nGreen tea and black tea; steep the leaves.\n', 'soil.md': '# Soil\nCompost feeds the soil of the garden.\n' });
+  const server = await startHashedEmbedServer();
+  const builds = countBuilds();
+  const dir = join(root, '.hearth/index/flat');
+  const file = join(dir, LEXICAL_FILE);
+  try {
+    const indexer = evalIndex(root, server.url);
+    await indexer.update();
+    assert.ok(existsSync(file), 'written by the run itself, before any search');
+    assert.equal(builds.count, 1);
+    const unchanged = statSync(file).mtimeMs;
+    await indexer.update();
+    await indexer.dispose();
+    assert.equal(statSync(file).mtimeMs, unchanged, 'a run that changed nothing does not rewrite it');
+
+    const searcher = evalIndex(root, server.url);
+    assert.equal((await searcher.search('steep leaves', { limit: 1 }))[0].path, 'tea.md');
+    await searcher.dispose();
+    assert.equal(builds.count, 1, 'the first search after the run read the file');
+
+    writeFileSync(join(root, 'tea.md'), '# Tea\nOolong and pu-erh, brewed in a clay pot.\n');
+    const patcher = evalIndex(root, server.url);
+    await patcher.update();
+    await patcher.dispose();
+    assert.equal(builds.count, 1, 'patched for the one note, not rebuilt');
+    const patched = await readLexicalFile(dir);
+    assert.ok(patched);
+
+    // The same kiln's word index built afresh from the store: equal scores for every query.
+    rmSync(file);
+    const rebuilt = evalIndex(root, server.url);
+    await rebuilt.update({ force: true });
+    await rebuilt.dispose();
+    const fresh = await readLexicalFile(dir);
+    assert.ok(fresh);
+    const [a, b] = await Promise.all([NoteBm25.load(patched.snapshot), NoteBm25.load(fresh.snapshot)]);
+    for (const query of ['oolong clay pot', 'tea', 'steep leaves', 'garden compost soil', 'water tomatoes morning', 'grind beans']) {
+      const byPath = (index: NoteBm25) => new Map(index.search(query, 10).map((h) => [h.path, h.relevance]));
+      const [left, right] = [byPath(a), byPath(b)];
+      assert.deepEqual([...left.keys()].sort(), [...right.keys()].sort(), query);
+      for (const [path, relevance] of left) assert.ok(Math.abs(relevance - right.get(path)!) < 1e-9, `${query}: ${path} ${relevance} vs ${right.get(path)}`);
+    }
   } finally {
     builds.restore();
     await server.stop();

@@ -160,6 +160,20 @@ test('note BM25 incremental: a removed note is never returned, a replaced note i
   assert.equal(index.stale, true);
 });
 
+test('note BM25 patched for one note (its postings swapped in, the rest kept) scores every query exactly as a rebuild of the same notes', () => {
+  const notes = Array.from({ length: 120 }, (_, i) => [chunk(`n${i}.md`, `${FILLER[i % 12]} ${FILLER[(i * 5) % 12]} note ${i}`, `Title ${i % 7}`), chunk(`n${i}.md`, filler(8, i), undefined, ['Part'], 3)]);
+  const patched = new NoteBm25(notes);
+  const changed = [chunk('n17.md', 'zanzibar river lamp, rewritten entirely', 'Zanzibar'), chunk('n17.md', `${filler(20, 3)} river`, undefined, ['Part'], 3)];
+  patched.addNote(changed);
+  const rebuilt = new NoteBm25(notes.map((note) => (note[0].notePath === 'n17.md' ? changed : note)));
+  for (const query of ['zanzibar', 'river lamp', 'note 17', 'title 3 stone', 'part orange river', 'absent words']) {
+    const scores = (index: NoteBm25) => new Map(index.search(query, 200).map((h) => [h.path, h.relevance]));
+    const [left, right] = [scores(patched), scores(rebuilt)];
+    assert.deepEqual([...left.keys()].sort(), [...right.keys()].sort(), query);
+    for (const [path, relevance] of left) assert.ok(Math.abs(relevance - right.get(path)!) < 1e-12, `${query}: ${path} ${relevance} vs ${right.get(path)}`);
+  }
+});
+
 test('note BM25: a query asked again answers from its last scoring until a note changes; then the change shows', () => {
   const notes = Array.from({ length: 50 }, (_, i) => [chunk(`n${i}.md`, `common words number ${i}`)]);
   const index = new NoteBm25(notes);

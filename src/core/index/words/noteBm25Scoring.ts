@@ -128,7 +128,22 @@ function scoreAll(parts: NoteBm25Parts, fields: Record<(typeof FIELDS)[number], 
   return { scores, touched };
 }
 
+/**
+ * The live notes holding the term. A note changed since the build is tombstoned in the bulk postings
+ * and listed again in `added`: counting its old posting too gave a patched index other idfs (other
+ * scores) than a rebuild of the same notes.
+ */
 function docFrequency(parts: NoteBm25Parts, id: number): number {
-  const base = id + 1 < parts.offsets.length ? parts.offsets[id + 1] - parts.offsets[id] : 0;
-  return base + (parts.added.get(id)?.docs.length ?? 0);
+  const { offsets, postDocs, dead } = parts;
+  const [start, end] = id + 1 < offsets.length ? [offsets[id], offsets[id + 1]] : [0, 0];
+  const extra = parts.added.get(id)?.docs ?? [];
+  if (parts.live === parts.docs.length) return end - start + extra.length;
+  return liveCount(postDocs, start, end, dead) + extra.filter((doc) => !dead[doc]).length;
+}
+
+/** Postings in [start, end) of notes not tombstoned (a small function: its loop is optimized alone). */
+function liveCount(postDocs: Uint32Array, start: number, end: number, dead: Uint8Array): number {
+  let live = 0;
+  for (let p = start; p < end; p++) if (!dead[postDocs[p]]) live++;
+  return live;
 }
