@@ -45,6 +45,7 @@ import { EditorReviewer } from './changes/editorReviewer';
 import { chatReviews } from './changes/chatReviewBridge';
 import type { ChatReviews } from '../core/chat/chatReviews';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
+import { startLinksFeature, type LinksFeature } from './links/linksFeature';
 
 /**
  * Everything activate() built, ended by deactivate() in reverse order of creation with each end
@@ -59,7 +60,9 @@ export interface ActivationTiming {
   codeLoadingMs?: number;
 }
 
-export async function activate(context: vscode.ExtensionContext, timing: ActivationTiming = {}): Promise<void> {
+export async function activate(context: vscode.ExtensionContext, timing: ActivationTiming = {}): Promise<HearthExtensionApi> {
+  // The Markdown preview asks for this once it opens; the links feature fills it in.
+  const api: HearthExtensionApi = { extendMarkdownIt: (md) => md };
   const activationStarted = performance.now();
   // Logging first, so everything after it can report: the "Hearth" channel, filtered by
   // [logging].level ([cli].verbose = debug), with every known secret redacted.
@@ -188,6 +191,18 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       });
     });
 
+    startFeature(log, 'linked notes', () => {
+      // Wikilinks in the editor and the preview, backlinks, Connections and Related Notes (DESIGN.md decision 23).
+      const index = kilnIndex;
+      const feature = startLinksFeature({
+        log, host, config: () => configService.current, workspaceRoot: () => configService.workspaceRoot,
+        index: () => index?.current, indexState: () => index?.state, onDidChangeIndex: index ? index.onDidChangeState : new vscode.EventEmitter<unknown>().event,
+      });
+      own(...feature.disposables);
+      api.extendMarkdownIt = feature.extendMarkdownIt;
+      onConfig('linked notes', (loaded) => feature.apply(loaded, configService.workspaceRoot));
+    });
+
     startFeature(log, 'chat', () => {
       // The chat view and panel, its commands and the agent status item, over the agent catalog
       // (internal cards + ACP agents offered the gateway); the walkthrough's checks beside it.
@@ -261,6 +276,12 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
   } catch (error) {
     log.error(`Hearth could not start completely: ${describeError(error)}`, error);
   }
+  return api;
+}
+
+/** What activate() returns: VS Code's Markdown preview calls `extendMarkdownIt` (`markdown.markdownItPlugins`). */
+export interface HearthExtensionApi {
+  extendMarkdownIt(md: Parameters<LinksFeature['extendMarkdownIt']>[0]): unknown;
 }
 
 export async function deactivate(): Promise<void> {

@@ -10,7 +10,10 @@ export type StrictUtf8 =
       ok: false;
       /** Offset where the first ill-formed sequence starts. */
       offset: number;
-      /** 1-based line of that sequence and its column in characters (the bytes before it are valid). */
+      /**
+       * 1-based line of that sequence and its column in UTF-16 code units, as the parser's errors, the
+       * key locator and the editor's positions count (the bytes before it are valid).
+       */
       line: number;
       column: number;
       /** Its first byte. */
@@ -27,7 +30,7 @@ export function decodeStrictUtf8(bytes: Uint8Array): StrictUtf8 {
     let line = 1;
     for (let i = 0; i < lineStart; i++) if (bytes[i] === 0x0a) line++;
     const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(lineStart, offset));
-    return { ok: false, offset, line, column: [...before].length + 1, byte: bytes[offset] ?? 0 };
+    return { ok: false, offset, line, column: before.length + 1, byte: bytes[offset] ?? 0 };
   }
 }
 
