@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { HearthError } from '../../errors';
@@ -64,7 +65,9 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
   const parts = [termText, Buffer.alloc(pad4(termText.length) - termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs)];
   const tfBytes = snapshot.postTfs.byteLength;
   parts.push(Buffer.alloc(pad4(tfBytes) - tfBytes), asBytes(snapshot.lengths), notesText);
-  const body = Buffer.concat(parts);
+  // The parts are checksummed and written as they are: a copy of the whole body (tens of MB at 100k chunks) doubled the writer's memory.
+  // Empty parts are skipped: Node's crc32 of a view over an empty ArrayBuffer returns 0, not the running value.
+  const crc = parts.reduce((sum, part) => (part.length > 0 ? crc32(part, sum) : sum), 0);
   const header: Header = {
     format: 'hearth-lexical',
     version: VERSION,
@@ -75,9 +78,11 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
     notes: snapshot.notes.length,
     termBytes: termText.length,
     notesBytes: notesText.length,
-    crc: crc32(body),
+    crc,
   };
-  const headerText = Buffer.from(JSON.stringify(header), 'utf8');
+  // Padded with spaces so the body starts 4-aligned: a reader then views the arrays in the file's bytes instead of copying them.
+  const json = JSON.stringify(header);
+  const headerText = Buffer.from(json.padEnd(pad4(MAGIC.length + 4 + json.length) - MAGIC.length - 4, ' '), 'utf8');
   const prefix = Buffer.alloc(4);
   prefix.writeUInt32LE(headerText.length);
   // A store that keeps nothing in its folder (postgres) still gets this local cache.
@@ -85,7 +90,7 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
   const tmp = path.join(dir, `${LEXICAL_FILE}.${process.pid}.tmp`);
   const fh = await fsp.open(tmp, 'w');
   try {
-    await fh.writeFile(Buffer.concat([Buffer.from(MAGIC), prefix, headerText, body]));
+    await writeAll(fh, [Buffer.from(MAGIC), prefix, headerText, ...parts]);
     await fh.sync();
   } finally {
     await fh.close();
@@ -122,12 +127,12 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
     await nextTurn();
     const termText = take(header.termBytes).toString('utf8');
     take(pad4(header.termBytes) - header.termBytes);
-    const offsets = new Uint32Array(copy(take((header.terms + 1) * 4)));
-    const postDocs = new Uint32Array(copy(take(header.postings * 4)));
+    const offsets = typed(take((header.terms + 1) * 4), Uint32Array);
+    const postDocs = typed(take(header.postings * 4), Uint32Array);
     await nextTurn();
-    const postTfs = new Uint16Array(copy(take(header.postings * FIELDS.length * 2)));
+    const postTfs = typed(take(header.postings * FIELDS.length * 2), Uint16Array);
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
-    const lengths = new Float32Array(copy(take(header.notes * FIELDS.length * 4)));
+    const lengths = typed(take(header.notes * FIELDS.length * 4), Float32Array);
     const terms = TermList.parse(termText, header.terms);
     const notes: NoteBm25Snapshot['notes'] = [];
     const hashes = new Map<string, string>();
@@ -226,9 +231,29 @@ function asBytes(array: ArrayBufferView): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
 
-/** An aligned copy (typed arrays need their element alignment; a slice of the file may not have it). */
-function copy(bytes: Buffer): ArrayBuffer {
+type TypedArrayOf<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
+
+/**
+ * The array in the file's bytes, viewed where they are aligned for its elements (a file Hearth
+ * writes now: no copy of tens of MB at 100k chunks), else an aligned copy (a file of an earlier
+ * release, whose header had any length).
+ */
+function typed<T>(bytes: Buffer, Type: TypedArrayOf<T>): T {
+  if (bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0) return new Type(bytes.buffer, bytes.byteOffset, bytes.length / Type.BYTES_PER_ELEMENT);
   const out = new ArrayBuffer(bytes.length);
   new Uint8Array(out).set(bytes);
-  return out;
+  return new Type(out);
+}
+
+/** Every buffer written, in order (writev may write part of them: the rest follows). */
+async function writeAll(fh: FileHandle, buffers: Buffer[]): Promise<void> {
+  let pending = buffers.filter((b) => b.length > 0);
+  while (pending.length > 0) {
+    let { bytesWritten } = await fh.writev(pending);
+    while (pending.length > 0 && bytesWritten >= pending[0].length) {
+      bytesWritten -= pending[0].length;
+      pending = pending.slice(1);
+    }
+    if (bytesWritten > 0) pending[0] = pending[0].subarray(bytesWritten);
+  }
 }
