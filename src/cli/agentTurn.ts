@@ -14,6 +14,8 @@ export interface TurnOutput {
   json: boolean;
   /** Sections auto context attached (listed with `via: "auto_context"`). */
   contextSources?: { path: string; startLine?: number; endLine?: number }[];
+  /** An external agent's session: its id (for `--resume ID`) and how it was opened. */
+  session?: { id: string; how: 'new' | 'resumed' | 'loaded'; reason?: string };
 }
 
 /** The Sources block after a plain answer: one `path:line` per line. */
@@ -111,7 +113,7 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   const sources = sourceList.sources;
   if (out.json) {
     const transcript = session instanceof RecordedSession ? session.transcriptId : null;
-    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], sources, usage: usage ?? null, ...(context ? { context } : {}), stopReason, errors, transcript }, null, 2) + '\n');
+    out.stdout.write(JSON.stringify({ agent: session.agent.name, kind: session.agent.kind, message, toolCalls: [...tools.values()], sources, usage: usage ?? null, ...(context ? { context } : {}), stopReason, errors, transcript, ...(out.session ? { session: out.session } : {}) }, null, 2) + '\n');
   } else {
     if (message && !message.endsWith('\n')) out.stdout.write('\n');
     if (sources.length > 0) out.stdout.write(formatSourcesForTerminal(sources));

@@ -12,8 +12,20 @@ import type { CommonFlags } from './cliContext';
 import { UsageError } from './cliContext';
 import type { CliIo } from './cliIo';
 import { terminalPermissionHost } from './terminalPermission';
+import { applyAgentFlags } from './agentOptionFlags';
+import type { HearthAgentCatalog } from '../core/agents/agentCatalog';
 
-export async function askAgent(name: string, question: string, flags: CommonFlags & { json?: boolean; model?: string; system?: string; 'no-context'?: boolean }, io: CliIo): Promise<number> {
+/** `--resume` without an id: the agent's most recently active session in this folder. */
+async function latestSession(catalog: HearthAgentCatalog, agent: string, cwd: string): Promise<string> {
+  const sessions = await catalog.listSessions(agent, cwd);
+  const latest = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''))[0];
+  if (!latest) throw new UsageError(`--resume: "${agent}" has no saved session in ${cwd} (start one without --resume)`);
+  return latest.sessionId;
+}
+
+type AskFlags = CommonFlags & { json?: boolean; model?: string; system?: string; 'no-context'?: boolean; mode?: string; resume?: string };
+
+export async function askAgent(name: string, question: string, flags: AskFlags, io: CliIo): Promise<number> {
   if (!name.trim()) throw new UsageError('--agent needs a name (see hearth agents)');
   if (flags.system) throw new UsageError('--system applies without --agent only; an agent has its own system prompt (an agent card)');
   const ctx = await createAgentContext(io, flags, { startGateway: true });
@@ -24,9 +36,8 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
     if (!ctx.llm.cli.trusted && kind === 'external') {
       throw untrustedError(ctx.workspaceRoot, [], `${ctx.workspaceRoot} is not a trusted folder, and the agent "${agent}" is an external agent: ${UNTRUSTED_AGENTS}.`);
     }
-    // An external agent chooses its own model; silently ignoring --model would answer with another one.
-    if (flags.model && kind === 'external') {
-      throw new UsageError(`--model applies to Hearth's own agents; "${agent}" is an external agent and chooses its own model (set it in that agent, or pass its model flag through args in [acp.agents.${agent}])`);
+    if ((flags.mode !== undefined || flags.resume !== undefined) && kind !== 'external') {
+      throw new UsageError(`--mode and --resume apply to external agents; "${agent}" is one of Hearth's own agents`);
     }
     if (flags.model && kind === 'internal') {
       // An internal agent's --model names a configured provider's model: a typo exits 2 before anything starts.
@@ -38,10 +49,29 @@ export async function askAgent(name: string, question: string, flags: CommonFlag
       }
     }
     const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
-    const session = await ctx.catalog.start(agent, { host, cwd: ctx.workspaceRoot, kilnRoot: ctx.llm.loaded.config.kiln_path, ...(flags.model ? { model: flags.model } : {}) });
+    const resume = flags.resume !== undefined ? flags.resume || (await latestSession(ctx.catalog, agent, ctx.workspaceRoot)) : undefined;
+    const session = await ctx.catalog.start(agent, {
+      host,
+      cwd: ctx.workspaceRoot,
+      kilnRoot: ctx.llm.loaded.config.kiln_path,
+      ...(flags.model && kind === 'internal' ? { model: flags.model } : {}),
+      ...(resume ? { resume } : {}),
+    });
     try {
+      if (kind === 'external') {
+        await applyAgentFlags(session, { ...(flags.mode !== undefined ? { mode: flags.mode } : {}), ...(flags.model !== undefined ? { model: flags.model } : {}) });
+        const opening = session.opening;
+        if (resume && opening && !flags.json) io.stderr.write(opening.how === 'new' ? `hearth ask: could not continue session ${resume} (${opening.reason ?? 'no reason given'}); a new session ${opening.sessionId} starts\n` : `hearth ask: ${opening.how} session ${opening.sessionId}\n`);
+      }
       const context = await cliAutoContext(question, flags['no-context'] !== true && ctx.llm.loaded.config.chat.auto_context, () => ctx.kilnIndex(), io.stderr);
-      return await runAgentTurn(session, question, context, { stdout: io.stdout, stderr: io.stderr, json: flags.json === true, contextSources: context });
+      const opening = session.opening;
+      return await runAgentTurn(session, question, context, {
+        stdout: io.stdout,
+        stderr: io.stderr,
+        json: flags.json === true,
+        contextSources: context,
+        ...(opening ? { session: { id: opening.sessionId, how: opening.how, ...(opening.reason ? { reason: opening.reason } : {}) } } : {}),
+      });
     } finally {
       await session.dispose();
     }

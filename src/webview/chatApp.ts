@@ -8,7 +8,8 @@ import type { ChatState, HostMessage, WebviewMessage } from '../core/chat/protoc
 import { renderAgentPicker } from './agentPicker';
 import { Composer } from './composer';
 import { NOTE_LINK_CLASS } from './noteLinks';
-import { renderHistory } from './historyList';
+import { renderAgentSessions, renderHistory } from './historyList';
+import { renderAgentOptions } from './agentOptions';
 import { ReviewCards } from './reviewCards';
 import { el, TurnView } from './turnView';
 
@@ -30,6 +31,10 @@ export class ChatApp {
   private readonly agentButton: HTMLButtonElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly historyButton: HTMLButtonElement;
+  /** The active external agent's pickers (mode, model, reasoning, switches), between the model and the icons. */
+  private readonly agentOptions: HTMLElement;
+  /** The agent's own saved sessions, asked for when the history opens with an external agent active. */
+  private agentSessions: Extract<HostMessage, { type: 'agentSessions' }> | undefined;
   private readonly overlay: HTMLElement;
   private readonly messages: HTMLElement;
   private readonly composer: Composer;
@@ -52,7 +57,8 @@ export class ChatApp {
     const newChat = this.button('+', 'New chat, same agent (:new)', () => post({ type: 'newChat' }));
     newChat.classList.add('new-chat', 'icon-button');
     newChat.setAttribute('aria-label', 'New chat');
-    header.append(this.agentButton, this.modelButton, el(doc, 'span', 'spacer'), this.historyButton, newChat);
+    this.agentOptions = el(doc, 'span', 'agent-options');
+    header.append(this.agentButton, this.modelButton, this.agentOptions, el(doc, 'span', 'spacer'), this.historyButton, newChat);
     this.overlay = el(doc, 'div', 'overlay');
     this.messages = el(doc, 'main', 'messages');
     this.messages.setAttribute('aria-live', 'polite');
@@ -67,7 +73,7 @@ export class ChatApp {
     this.composer = new Composer({
       doc,
       post,
-      context: () => ({ agents: this.state?.agents ?? [], models: this.models }),
+      context: () => ({ agents: this.state?.agents ?? [], models: this.models, commands: this.state?.agentControls?.commands ?? [] }),
       localNotice: (text) => this.notice('error', text),
       waitingForUser: () => this.messages.querySelector('.permission:not(.answered)') !== null || this.reviews.element.querySelector('.review-card') !== null,
     });
@@ -137,6 +143,15 @@ export class ChatApp {
         return this.turns.get(message.turnId)?.setSources(message.sources);
       case 'reviews':
         return this.reviews.render(message.view);
+      case 'agentControls':
+        if (this.state) {
+          if (message.controls) this.state.agentControls = message.controls;
+          else delete this.state.agentControls;
+        }
+        return this.renderAgentOptions();
+      case 'agentSessions':
+        this.agentSessions = message;
+        return this.renderOverlay();
     }
   }
 
@@ -153,6 +168,7 @@ export class ChatApp {
     this.modelButton.title = `Model: ${state.model} — switch the model (:model)`;
     this.composer.setBusy(state.busy);
     this.composer.setAttachments(state.attachments);
+    this.renderAgentOptions();
     this.renderOverlay();
     if (conversationChanged || !state.busy) this.renderConversation();
   }
@@ -196,7 +212,23 @@ export class ChatApp {
           (id) => this.options.post({ type: 'deleteConversation', id }),
         ),
       );
+      const agent = state.agents.find((a) => a.name === state.activeAgent);
+      if (agent?.kind === 'external' && this.agentSessions?.agent === agent.name) {
+        this.overlay.append(
+          renderAgentSessions(this.doc, this.agentSessions, state.conversation.agentSession?.id, (sessionId, title) => {
+            this.historyOpen = false;
+            this.options.post({ type: 'openAgentSession', agent: agent.name, sessionId, ...(title ? { title } : {}) });
+          }),
+        );
+      }
     }
+  }
+
+  private renderAgentOptions(): void {
+    const controls = this.state?.agentControls;
+    this.agentOptions.replaceChildren(...(controls ? renderAgentOptions(this.doc, controls.options, (id, value) => this.options.post({ type: 'setAgentOption', id, value })) : []));
+    // An external agent with its own model picker chooses its model there; Hearth's model button would mislead.
+    this.modelButton.hidden = controls?.options.some((o) => o.category === 'model') === true;
   }
 
   private closePicker(): void {
@@ -208,6 +240,9 @@ export class ChatApp {
   private toggleHistory(): void {
     this.historyOpen = !this.historyOpen;
     if (this.state) this.state.showPicker = false;
+    const agent = this.state?.agents.find((a) => a.name === this.state?.activeAgent);
+    // The agent's own sessions are asked for each time (it may have new ones); they show when they come.
+    if (this.historyOpen && agent?.kind === 'external') this.options.post({ type: 'listAgentSessions', agent: agent.name });
     this.renderOverlay();
   }
 

@@ -2,6 +2,7 @@
  * The `:` commands of the chat input: parsing what was typed, and the completions shown as one
  * types. Pure functions (no DOM), so the rules are unit-tested directly.
  */
+import type { AgentCommandView } from '../core/agents/agentControls';
 import { CHAT_COMMANDS, type ChatCommandName } from '../core/chat/commandNames';
 
 export const COMMAND_DESCRIPTIONS: Record<ChatCommandName, string> = {
@@ -43,12 +44,24 @@ export interface Completion {
 export interface CompletionContext {
   agents: { name: string; available: boolean; unavailableReason?: string }[];
   models: string[];
+  /** The active external agent's own `/` commands (available_commands_update). */
+  commands?: AgentCommandView[];
 }
 
 const MAX_COMPLETIONS = 12;
 
 /** Completions for the input as typed so far; empty when it is not a command. */
 export function complete(input: string, context: CompletionContext): Completion[] {
+  // The agent's commands are its own: sent as typed (`/name input`), Hearth's stay on `:`.
+  const slash = /^\/([\w.:-]*)$/.exec(input);
+  if (slash && context.commands?.length) {
+    const names = rank(context.commands.map((c) => c.name), slash[1]!.toLowerCase());
+    return names.map((name) => {
+      const command = context.commands!.find((c) => c.name === name)!;
+      const detail = [command.description, command.hint && `(${command.hint})`].filter(Boolean).join(' ');
+      return { label: `/${name}`, ...(detail ? { detail } : {}), value: `/${name}${command.hint ? ' ' : ''}` };
+    });
+  }
   const head = /^:([a-z]*)$/i.exec(input);
   if (head) {
     const prefix = head[1]!.toLowerCase();

@@ -1,4 +1,5 @@
 /** The saved conversations of this workspace: open one, or delete it (the host confirms). */
+import type { AgentSessionInfo } from '../core/agents/agentControls';
 import type { ConversationSummary } from '../core/chat/conversation';
 import { el } from './turnView';
 
@@ -23,6 +24,35 @@ export function renderHistory(doc: Document, items: ConversationSummary[], curre
     remove.setAttribute('aria-label', `Delete ${item.title}`);
     remove.addEventListener('click', () => onDelete(item.id));
     row.append(open, remove);
+    list.append(row);
+  }
+  section.append(list);
+  return section;
+}
+
+/** The active external agent's own saved sessions (session/list), beside Hearth's conversations. */
+export function renderAgentSessions(
+  doc: Document,
+  listing: { agent: string; sessions: AgentSessionInfo[]; error?: string },
+  currentId: string | undefined,
+  onOpen: (sessionId: string, title?: string) => void,
+): HTMLElement {
+  const section = el(doc, 'section', 'history agent-sessions');
+  section.setAttribute('aria-label', `${listing.agent}'s sessions`);
+  section.append(el(doc, 'h2', '', `${listing.agent}'s own sessions`));
+  if (listing.error) section.append(el(doc, 'p', 'muted', listing.error));
+  else if (listing.sessions.length === 0) section.append(el(doc, 'p', 'muted', 'None saved in this folder.'));
+  const list = el(doc, 'ul', 'history-list');
+  for (const session of listing.sessions) {
+    const row = el(doc, 'li', session.sessionId === currentId ? 'current' : '');
+    row.dataset.sessionId = session.sessionId;
+    const open = el(doc, 'button', 'history-open') as HTMLButtonElement;
+    open.type = 'button';
+    const title = session.title || session.sessionId;
+    open.title = `${title}${session.updatedAt ? ` — ${new Date(session.updatedAt).toLocaleString()}` : ''}`;
+    open.append(...(session.updatedAt ? [el(doc, 'span', 'history-date', `${shortDate(Date.parse(session.updatedAt))} · `)] : []), el(doc, 'span', 'history-title', title));
+    open.addEventListener('click', () => onOpen(session.sessionId, session.title));
+    row.append(open);
     list.append(row);
   }
   section.append(list);

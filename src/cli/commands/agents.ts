@@ -5,18 +5,21 @@
  */
 import { relative } from 'node:path';
 import type { AgentDescriptor } from '../../core/agents/agentSession';
-import { COMMON_HELP, parseCommandLine } from '../cliContext';
+import { COMMON_HELP, parseCommandLine, UsageError } from '../cliContext';
 import { createAgentContext } from '../agentContext';
 import type { CliIo } from '../cliIo';
 
-const HELP = `Usage: hearth agents [--history] [--json] [--workspace DIR]
+const HELP = `Usage: hearth agents [--history | --sessions NAME] [--json] [--workspace DIR]
 
 Lists the internal agents (the built-in "kiln" agent and agent cards) and the external ACP agents
 (discovered on PATH and [acp.agents.NAME] profiles) with their availability, and the default agent.
 Cards that could not be loaded are reported with file and reason.
 
       --history        list the recorded conversations (.hearth/transcripts) instead, newest first
-      --json           print {default, agents, problems} (with --history: the transcript list)
+      --sessions NAME  list the external agent NAME's own saved sessions in this folder (session/list),
+                       newest first; continue one with hearth ask --agent NAME --resume ID
+      --json           print {default, agents, problems} (with --history: the transcript list; with
+                       --sessions: {agent, sessions: [{sessionId, cwd, title, updatedAt}]})
 ${COMMON_HELP}
 `;
 
@@ -27,7 +30,7 @@ interface AgentRow extends AgentDescriptor {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandLine('agents', argv, { json: { type: 'boolean' }, history: { type: 'boolean' } });
+  const { values } = parseCommandLine('agents', argv, { json: { type: 'boolean' }, history: { type: 'boolean' }, sessions: { type: 'string' } });
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
@@ -35,6 +38,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const ctx = await createAgentContext(io, values, { startGateway: false });
   try {
     const { catalog, workspaceRoot } = ctx;
+    if (values.sessions !== undefined) {
+      if (!values.sessions.trim()) throw new UsageError('--sessions needs an agent name (see hearth agents)');
+      const sessions = [...(await catalog.listSessions(values.sessions, workspaceRoot))].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+      if (values.json) io.stdout.write(JSON.stringify({ agent: values.sessions, sessions }, null, 2) + '\n');
+      else if (sessions.length === 0) io.stdout.write(`${values.sessions} has no saved sessions in ${workspaceRoot}.\n`);
+      else for (const s of sessions) io.stdout.write(`${(s.updatedAt ?? '').slice(0, 16).replace('T', ' ').padEnd(16)}  ${s.title ?? '(untitled)'}\n    ${s.sessionId}\n`);
+      return 0;
+    }
     if (values.history) {
       const transcripts = (await catalog.transcripts?.list()) ?? [];
       if (values.json) io.stdout.write(JSON.stringify(transcripts, null, 2) + '\n');

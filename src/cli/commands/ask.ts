@@ -20,7 +20,7 @@ import { contextBlock } from '../../core/chat/autoContext';
 import { SourceList } from '../../core/chat/sources';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 
-const HELP = `Usage: hearth ask [--agent NAME] [--model provider/model] [--system TEXT] [--no-context] [--json] [--yes] [--workspace DIR] "question"
+const HELP = `Usage: hearth ask [--agent NAME [--resume [SESSION_ID]] [--mode M]] [--model provider/model] [--system TEXT] [--no-context] [--json] [--yes] [--workspace DIR] "question"
 
 Sends one prompt to the active chat provider and streams the answer to stdout. Without a question
 argument the prompt is read from stdin. With [chat].auto_context (the default) the best-matching note
@@ -29,12 +29,16 @@ sections from the kiln index go with the question; their path:line follow the an
   -a, --agent NAME     run one turn with an agent (see hearth agents; "default" picks the default
                        agent): tools run, their activity is shown on stderr, and tools that change
                        things ask on the terminal first (--yes allows them)
-  -m, --model ID       provider/model, or a model name of the active provider (with --agent: Hearth's own agents only;
-                       an external agent chooses its own model)
+  -m, --model ID       provider/model, or a model name of the active provider (with an external --agent: one of
+                       the agent's own models, by id or name, see its model option)
+      --mode M         with an external --agent: the agent's mode (by id or name), e.g. read-only, plan
+      --resume [ID]    with an external --agent: continue the agent's session ID (session/resume, else
+                       session/load), or without ID its latest session in this folder (hearth agents --sessions NAME)
       --system TEXT    a system prompt (without --agent)
       --no-context     do not add note sections from the index ([chat].auto_context) this time
       --json           print {message, usage, model, stopReason, sources} when the answer is complete
-                       (with --agent: {agent, kind, message, toolCalls, sources, usage, stopReason, errors, transcript})
+                       (with --agent: {agent, kind, message, toolCalls, sources, usage, stopReason, errors, transcript,
+                       and for external agents session: {id, how, reason?}})
 ${COMMON_HELP}
 `;
 
@@ -47,11 +51,32 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 /** What the model is told about the sections auto context adds before the question. */
 const CONTEXT_PREAMBLE = 'Notes from my kiln that may help (refer to them as path:line when you use them):';
 
+/**
+ * `--resume` takes an optional session id: the next word is the id only when a question follows it
+ * (`--resume ID "question"`, `--resume=ID`); alone, or before the question, it means the latest session.
+ */
+function optionalResume(argv: string[]): string[] {
+  const at = argv.indexOf('--resume');
+  if (at < 0) return argv;
+  const next = argv[at + 1];
+  const laterWords = argv.slice(at + 2).filter((word) => !word.startsWith('-'));
+  if (next !== undefined && !next.startsWith('-') && laterWords.length > 0) return argv;
+  return [...argv.slice(0, at), '--resume=', ...argv.slice(at + 1)];
+}
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals: words } = parseCommandLine(
     'ask',
-    argv,
-    { json: { type: 'boolean' }, model: { type: 'string', short: 'm' }, system: { type: 'string' }, agent: { type: 'string', short: 'a' }, 'no-context': { type: 'boolean' } },
+    optionalResume(argv),
+    {
+      json: { type: 'boolean' },
+      model: { type: 'string', short: 'm' },
+      system: { type: 'string' },
+      agent: { type: 'string', short: 'a' },
+      'no-context': { type: 'boolean' },
+      mode: { type: 'string' },
+      resume: { type: 'string' },
+    },
     true,
   );
   if (values.help) {
@@ -63,6 +88,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!question && (words.includes('-') || !(io.stdin as { isTTY?: boolean }).isTTY)) question = (await readAll(io.stdin)).trim();
   if (!question) throw new UsageError('no question given (see hearth ask --help)');
   if (values.agent !== undefined) return askAgent(values.agent, question, values, io);
+  if (values.mode !== undefined || values.resume !== undefined) throw new UsageError('--mode and --resume apply with an external --agent');
 
   const ctx = await createLlmContext(io, values);
   if (model) {

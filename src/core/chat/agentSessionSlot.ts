@@ -42,9 +42,19 @@ export class AgentSessionSlot {
     if (this.session?.agent.kind === 'internal') this.stale = true;
   }
 
-  async end(): Promise<void> {
+  /** The running session, if any. */
+  get current(): AgentSession | undefined {
+    return this.session;
+  }
+
+  /**
+   * Ends the session. `forGood` (the conversation is cleared, deleted or moves to another agent)
+   * also closes an external agent's own session; otherwise it stays resumable (a reload, another
+   * conversation opened).
+   */
+  async end(forGood = false): Promise<void> {
     const session = this.session;
     this.session = undefined;
-    await session?.dispose().catch((error) => this.log.child('chat').warn(`ending the agent session failed: ${describeError(error)}`));
+    await (forGood && session?.end ? session.end() : session?.dispose())?.catch((error) => this.log.child('chat').warn(`ending the agent session failed: ${describeError(error)}`));
   }
 }

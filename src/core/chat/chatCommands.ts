@@ -28,6 +28,8 @@ export interface ChatCommandTarget {
   pickAgent(name: string): Promise<void>;
   clear(): Promise<void>;
   newChat(): Promise<void>;
+  /** While an external agent with a model picker is active, `:model X` switches that; false when it has none. */
+  switchAgentModel?(id: string): Promise<boolean>;
 }
 
 export const CHAT_HELP_TITLE = 'Commands';
@@ -48,6 +50,7 @@ export async function runChatCommand(target: ChatCommandTarget, models: ChatMode
   switch (name) {
     case 'model':
       if (!arg) return models.openSwitcher();
+      if (await target.switchAgentModel?.(arg)) return;
       try {
         const id = await models.switchTo(arg);
         return target.notice('info', `Model for this session: ${id}`);

@@ -8,6 +8,8 @@ import { describeError } from '../errors';
 import type { Logger } from '../host';
 import type { Event } from '../lifecycle/emitter';
 import { AgentChoice } from './agentChoice';
+import { AgentPreferences } from './agentPreferences';
+import { AgentSessionPanel } from './agentSessionPanel';
 import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand } from './chatCommands';
 import { redactedPost, type ChatControllerDeps } from './chatControllerDeps';
@@ -35,6 +37,8 @@ export class ChatController {
   readonly onDidChangeAgent: Event<string | undefined>;
   private readonly reviews: PanelReviews;
   private readonly turns: TurnRunner;
+  /** The external agent's session as the panel sees it: resume, pickers, commands, its saved sessions. */
+  private readonly agentPanel: AgentSessionPanel;
 
   private readonly deps: ChatControllerDeps;
   private readonly log: Logger;
@@ -47,11 +51,22 @@ export class ChatController {
     this.running = new RunningTurn(this.permissions);
     this.agentSession = new AgentSessionSlot(deps.catalog, deps.log);
     this.agentChoice = new AgentChoice(deps.catalog, this.log);
+    this.agentPanel = new AgentSessionPanel({
+      catalog: deps.catalog,
+      preferences: new AgentPreferences(deps.preferences),
+      post: this.deps.post,
+      notice: (level, text) => this.notice(level, text),
+      conversation: () => this.conversation,
+      newId: () => this.conversations.newId(),
+      cwd: () => deps.cwd(),
+    });
     this.onDidChangeAgent = this.agentChoice.onDidChange;
     this.turns = new TurnRunner(this.deps, this.agentSession, this.permissions, {
       agent: () => this.agentChoice.ensure(this.conversation, (text) => this.notice('info', text)),
       runningTurnId: () => this.running.turnId,
       notice: (level, text) => this.notice(level, text),
+      sessionOptions: (agent) => this.agentPanel.startOptions(agent),
+      sessionOpened: (session) => this.agentPanel.opened(session),
     }, this.log);
     this.agentChoice.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
     this.reviews = new PanelReviews(deps.reviews, this.deps.post, this.log);
@@ -127,6 +142,14 @@ export class ChatController {
       case 'review':
       case 'undoLastChange':
         return this.reviews.answer(message);
+      case 'setAgentOption':
+        return this.agentPanel.setOption(message.id, message.value);
+      case 'listAgentSessions': {
+        const { sessions, error } = await this.agentPanel.listSessions(message.agent);
+        return reply({ type: 'agentSessions', agent: message.agent, sessions, ...(error ? { error } : {}) });
+      }
+      case 'openAgentSession':
+        return this.openAgentSession(message.agent, message.sessionId, message.title);
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
         return reply({ type: 'models', ids });
@@ -164,10 +187,39 @@ export class ChatController {
     await this.running.stop();
   }
 
-  /** Stops the running turn and ends the agent session (before the conversation or its agent changes). */
-  private async endSession(): Promise<void> {
+  /**
+   * Stops the running turn and ends the agent session (before the conversation or its agent
+   * changes); `forGood` also closes the external agent's own session (it is not coming back).
+   */
+  private async endSession(forGood = false): Promise<void> {
     await this.stop();
-    await this.agentSession.end();
+    await this.agentSession.end(forGood);
+    this.agentPanel.closed();
+  }
+
+  /** `:model X` or the status bar while an external agent is active: its own model picker; false when it has none. */
+  async switchAgentModel(id: string): Promise<boolean> {
+    return this.agentPanel.switchModel(id);
+  }
+
+  /**
+   * Opens one of the agent's own saved sessions (from the history list) as a new conversation: the
+   * agent is started at once, so a loaded session's replayed history shows before the first message.
+   */
+  private async openAgentSession(agent: string, sessionId: string, title?: string): Promise<void> {
+    await this.endSession();
+    this.conversations.startNew(agent);
+    this.conversation.agentSession = { agent, id: sessionId };
+    if (title) this.conversation.title = title;
+    this.agentChoice.pickerWanted = false;
+    this.fireAgent();
+    try {
+      await this.turns.open(agent);
+      await this.conversations.save();
+    } catch (error) {
+      this.notice('error', describeError(error));
+    }
+    this.postState();
   }
 
   async newChat(): Promise<void> {
@@ -183,7 +235,7 @@ export class ChatController {
 
   /** Empties the current conversation (and the agent's memory of it: a fresh session). */
   async clear(): Promise<void> {
-    await this.endSession();
+    await this.endSession(true);
     await this.conversations.clear();
     this.postState();
   }
@@ -192,7 +244,11 @@ export class ChatController {
     const agent = await this.agentChoice.find(name);
     if ('error' in agent) return this.notice('error', agent.error);
     await this.stop();
-    if (this.conversation.agent !== name) await this.agentSession.end();
+    if (this.conversation.agent !== name) {
+      await this.agentSession.end(true);
+      this.agentPanel.closed();
+      delete this.conversation.agentSession;
+    }
     this.conversation.agent = name;
     this.agentChoice.pickerWanted = false;
     this.fireAgent();
@@ -241,12 +297,14 @@ export class ChatController {
       history: this.deps.store.list(),
       attachments: this.attachments.refs,
       busy: this.busy,
+      ...(this.agentPanel.controls ? { agentControls: this.agentPanel.controls } : {}),
     };
     this.deps.post({ type: 'state', state });
   }
 
   async dispose(): Promise<void> {
     await this.endSession();
+    this.agentPanel.dispose();
     this.agentChoice.dispose();
     await this.reviews.dispose();
   }
@@ -283,7 +341,10 @@ export class ChatController {
 
   private async deleteConversation(id: string): Promise<void> {
     if (!(await this.conversations.delete(id, (message, detail) => this.deps.confirm(message, detail)))) return;
-    if (id === this.conversation.id) return this.newChat();
+    if (id === this.conversation.id) {
+      await this.endSession(true);
+      return this.newChat();
+    }
     this.postState();
   }
 

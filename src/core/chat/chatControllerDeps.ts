@@ -8,7 +8,7 @@ import type { Redactor } from '../logging/redactor';
 import type { AutoContext } from './autoContext';
 import type { ChatModels } from './chatCommands';
 import type { ChatReviews } from './chatReviews';
-import type { HistoryStore } from './historyStore';
+import type { HistoryStore, KeyValueStorage } from './historyStore';
 import type { ChatNotes } from './noteRequests';
 import type { HostMessage } from './protocol';
 
@@ -31,6 +31,8 @@ export interface ChatControllerDeps {
   reviews?: ChatReviews;
   /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
   redactor?: Redactor;
+  /** Where option choices per external agent are remembered (the editor's global state); absent: for this panel's life. */
+  preferences?: KeyValueStorage;
   newId?(): string;
   now?(): number;
 }

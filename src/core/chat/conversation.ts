@@ -31,6 +31,8 @@ export interface Conversation {
   id: string;
   title: string;
   agent?: string;
+  /** The external agent's own session this conversation continues (resumed after a reload). */
+  agentSession?: { agent: string; id: string };
   createdAt: number;
   updatedAt: number;
   turns: Turn[];

@@ -7,6 +7,7 @@
  * Free of `vscode` and of DOM and Node APIs: it is bundled into the webview as well.
  */
 import * as z from 'zod';
+import type { AgentControlsView, AgentSessionInfo } from '../agents/agentControls';
 import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
 import { CHAT_COMMANDS } from './commandNames';
 import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
@@ -37,6 +38,8 @@ export interface ChatState {
   attachments: AttachmentRef[];
   /** A turn is running: the send button is a stop button. */
   busy: boolean;
+  /** The active external agent's pickers and `/` commands; absent for internal agents and before it started. */
+  agentControls?: AgentControlsView;
 }
 
 export interface SearchHitView {
@@ -70,7 +73,11 @@ export type HostMessage =
   /** The notes a finished turn drew on (also saved on the turn). */
   | { type: 'sources'; turnId: string; sources: Source[] }
   /** Agent edits waiting for review and the newest undoable agent turn. */
-  | { type: 'reviews'; view: ChatReviewsView };
+  | { type: 'reviews'; view: ChatReviewsView }
+  /** The active external agent's options and commands changed (absent: it has none now). */
+  | { type: 'agentControls'; controls?: AgentControlsView }
+  /** The agent's own saved sessions (session/list), for the history list. */
+  | { type: 'agentSessions'; agent: string; sessions: AgentSessionInfo[]; error?: string };
 
 
 // Bounds keep a compromised or buggy webview from pushing unbounded data into the host.
@@ -97,6 +104,9 @@ const webviewMessageSchema = z.discriminatedUnion('type', [
   /** A clicked note link or source: a kiln-relative path or a wiki-link name; the host confines it to the kiln. */
   z.object({ type: z.literal('review'), id, decision: z.enum(['accept', 'reject', 'open']) }),
   z.object({ type: z.literal('undoLastChange') }),
+  z.object({ type: z.literal('setAgentOption'), id, value: z.union([z.string().min(1).max(200), z.boolean()]) }),
+  z.object({ type: z.literal('listAgentSessions'), agent: id }),
+  z.object({ type: z.literal('openAgentSession'), agent: id, sessionId: id, title: shortText.optional() }),
   z.object({ type: z.literal('openNote'), target: z.string().min(1).max(1_000), line: z.number().int().min(1).max(10_000_000).optional() }),
 ]);
 

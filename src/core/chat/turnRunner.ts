@@ -5,7 +5,7 @@
  * streamed to the panel; the turn ends with a `done`, its final status and its sources. The
  * controller owns what surrounds a turn (the running slot, saving the conversation).
  */
-import type { AgentEvent, PromptAttachment } from '../agents/agentSession';
+import type { AgentEvent, AgentSession, AgentStartOptions, PromptAttachment } from '../agents/agentSession';
 import { describeError, errorCode } from '../errors';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
@@ -39,6 +39,10 @@ export interface TurnPanel {
   /** The turn running when a permission is asked: the session outlives the turn that started it. */
   runningTurnId(): string | undefined;
   notice(level: 'info' | 'error', text: string): void;
+  /** External agents: the agent session to continue and the remembered choices for a new session of `agent`. */
+  sessionOptions?(agent: string): { resume?: string; preferences?: Record<string, string | boolean> };
+  /** A new session started; true when the agent already has the earlier turns (resumed or loaded). */
+  sessionOpened?(session: AgentSession): boolean;
 }
 
 export class TurnRunner {
@@ -72,16 +76,13 @@ export class TurnRunner {
       const context = await this.kilnContext(turn.text, abort.signal);
       prompts.push(...context);
       contextRefs = context.map((a) => ({ path: a.path, ...(a.startLine ? { startLine: a.startLine } : {}), ...(a.endLine ? { endLine: a.endLine } : {}) }));
-      const { session, fresh } = await this.agentSession.ensure(await this.panel.agent(), () => ({
-        // The session outlives this turn: a prompt belongs to the turn running when it is asked.
-        host: { requestPermission: (request, signal) => this.permissions.ask(this.panel.runningTurnId() ?? turn.id, request, signal) },
-        cwd: this.deps.cwd(),
-        ...(this.deps.kilnRoot?.() ? { kilnRoot: this.deps.kilnRoot() } : {}),
-        ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
-      }), this.deps.models.currentId());
+      const agent = await this.panel.agent();
+      const { session, fresh } = await this.agentSession.ensure(agent, () => this.startOptions(agent, turn.id, earlier), this.deps.models.currentId());
       // A new session has not seen the earlier turns: internal agents got them as chat history at
       // start; an external agent cannot be given history, so it gets a recap with this prompt.
-      if (fresh && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
+      // A resumed or loaded agent session has them already.
+      const continued = fresh ? this.panel.sessionOpened?.(session) === true : false;
+      if (fresh && !continued && earlier.length > 0 && session.agent.kind !== 'internal') prompts.unshift({ path: RECAP_PATH, text: recapTurns(earlier) });
       for await (const event of session.prompt(turn.text, prompts, abort.signal)) {
         if (event.type === 'done' && abort.signal.aborted) break;
         emit(event);
@@ -106,6 +107,23 @@ export class TurnRunner {
       turn.sources = sources.sources;
       this.deps.post({ type: 'sources', turnId: turn.id, sources: turn.sources });
     } else delete turn.sources;
+  }
+
+  /** Starts the conversation's session now, without a turn (an agent's saved session opened from the history shows its replay at once). */
+  async open(agent: string): Promise<void> {
+    const { session, fresh } = await this.agentSession.ensure(agent, () => this.startOptions(agent, undefined, []), this.deps.models.currentId());
+    if (fresh) this.panel.sessionOpened?.(session);
+  }
+
+  private startOptions(agent: string, turnId: string | undefined, earlier: Turn[]): AgentStartOptions {
+    return {
+      ...this.panel.sessionOptions?.(agent),
+      // The session outlives this turn: a prompt belongs to the turn running when it is asked.
+      host: { requestPermission: (request, signal) => this.permissions.ask(this.panel.runningTurnId() ?? turnId ?? 'session', request, signal) },
+      cwd: this.deps.cwd(),
+      ...(this.deps.kilnRoot?.() ? { kilnRoot: this.deps.kilnRoot() } : {}),
+      ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),
+    };
   }
 
   /**

@@ -93,6 +93,8 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         redactor: deps.redactor,
         post,
         store,
+        // An external agent's picked mode, model and options are remembered per agent, across workspaces.
+        preferences: context.globalState,
         models,
         notes,
         confirm: (message, detail) => host.confirm(message, detail),

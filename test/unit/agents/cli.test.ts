@@ -135,10 +135,10 @@ test('hearth ask --agent with an external ACP agent streams its answer; unknown 
   assert.equal(listed.length, transcripts.length);
   assert.deepEqual([listed[0].agent, listed[0].title], ['scripted', 'echo hello from acp']);
 
-  // --model would be ignored by an external agent: refused as a usage error before it starts.
+  // --model names one of an external agent's own models; this one offers none: a usage error, no answer.
   const model = await hearth(['ask', '--agent', 'scripted', '--model', 'cloud/gpt-4o', 'echo hi']);
   assert.equal(model.code, 2, model.stderr);
-  assert.match(model.stderr, /--model applies to Hearth's own agents; "scripted" is an external agent/);
+  assert.match(model.stderr, /--model: the agent "scripted" offers no model choice/);
   assert.equal(model.stdout, '');
 
   const unknown = await hearth(['ask', '--agent', 'nobody', 'hi']);

@@ -1,0 +1,138 @@
+// The chat panel with a real ACP agent (the scripted SDK agent in process, its saved sessions
+// surviving its restarts): a conversation resumes its agent session after a reload, says why when it
+// cannot, shows the agent's pickers and commands, remembers choices, lists and opens the agent's
+// own sessions (a loaded one replays its history), and closes the session when the conversation ends.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { AgentCatalog } from '../../../src/core/agents/agentSession';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { HistoryStore } from '../../../src/core/chat/historyStore';
+import type { ChatState, HostMessage } from '../../../src/core/chat/protocol';
+import { silentLogger } from '../../../src/core/host';
+import { createAgents, fixtureProfile, tempWorkspace } from '../agents/acp/helpers';
+import { MemoryStorage, until } from './fakeCatalog';
+
+function catalogOf(agents: ReturnType<typeof createAgents>['agents']): AgentCatalog {
+  return { list: () => agents.list(), defaultAgent: async () => 'scripted', start: (name, options) => agents.start(name, options), listSessions: (name, cwd) => agents.listSessions(name, cwd) };
+}
+
+function panel(catalog: AgentCatalog, storage: MemoryStorage, preferences: MemoryStorage, cwd: string) {
+  const posts: HostMessage[] = [];
+  let n = 0;
+  const controller = new ChatController({
+    catalog,
+    post: (m) => posts.push(m),
+    store: new HistoryStore(storage),
+    preferences,
+    models: { currentId: () => 'local/x', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
+    notes: { activeNote: () => undefined, open: async () => {}, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
+    confirm: async () => true,
+    settings: () => ({ enableMarkdown: true, lazyAgentSelection: false, autoContext: false }),
+    cwd: () => cwd,
+    log: silentLogger,
+    newId: () => `id${Date.now().toString(36)}${++n}`,
+  });
+  const state = (): ChatState => [...posts].reverse().find((m): m is Extract<HostMessage, { type: 'state' }> => m.type === 'state')!.state;
+  const lastReply = () => {
+    const turn = state().conversation.turns.at(-1)!;
+    return turn.events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+  };
+  const notices = () => posts.flatMap((m) => (m.type === 'notice' ? [m.text] : []));
+  return { controller, posts, state, lastReply, notices };
+}
+
+const scripted = (env: Record<string, string>) => createAgents({ profiles: { scripted: fixtureProfile({ env }) } });
+
+describe('chat with an external agent over ACP', () => {
+  let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
+  before(async () => (workspace = await tempWorkspace()));
+  after(() => workspace.cleanup());
+
+  test('a reloaded conversation resumes the agent session: the agent has the earlier turn and gets no recap', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_SESSIONS: 'resume' });
+    const storage = new MemoryStorage();
+    const prefs = new MemoryStorage();
+    const first = panel(catalogOf(agents), storage, prefs, workspace.dir);
+    await first.controller.handle({ type: 'ready' });
+    await first.controller.handle({ type: 'send', text: 'remember the quince' });
+    assert.equal(first.lastReply(), 'remembered:["remember the quince"]');
+    assert.ok(first.state().conversation.agentSession?.id, 'the agent session is saved with the conversation');
+    await first.controller.dispose(); // the window reloads
+    const second = panel(catalogOf(agents), storage, prefs, workspace.dir);
+    await second.controller.handle({ type: 'ready' });
+    await second.controller.handle({ type: 'send', text: 'remember' });
+    // Exactly the two messages: a recap would have arrived as a resource block in the prompt.
+    assert.equal(second.lastReply(), 'remembered:["remember the quince","remember"]');
+    assert.deepEqual(second.notices(), []);
+    await second.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('an agent that cannot resume: the panel says why, and the new session gets Hearth\'s recap', async () => {
+    const { agents } = scripted({});
+    const storage = new MemoryStorage();
+    const first = panel(catalogOf(agents), storage, new MemoryStorage(), workspace.dir);
+    await first.controller.handle({ type: 'send', text: 'remember the medlar' });
+    await first.controller.dispose();
+    const second = panel(catalogOf(agents), storage, new MemoryStorage(), workspace.dir);
+    await second.controller.handle({ type: 'send', text: 'remember' });
+    assert.ok(second.notices().some((n) => /could not continue its earlier session \("scripted" offers neither session\/resume nor session\/load\); it starts a new one with Hearth's recap/.test(n)), second.notices().join('\n'));
+    assert.match(second.lastReply(), /conversation%20so%20far.*User: remember the medlar/s);
+    await second.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('the agent\'s pickers and commands reach the panel; a picked option is sent, remembered, and restored in the next conversation; :model switches the agent\'s model', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_CONTROLS: 'options', HEARTH_FIXTURE_COMMANDS: 'some' });
+    const prefs = new MemoryStorage();
+    const p = panel(catalogOf(agents), new MemoryStorage(), prefs, workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'echo hi' });
+    const controls = await until(() => {
+      const last = [...p.posts].reverse().find((m) => m.type === 'agentControls');
+      return last?.type === 'agentControls' && last.controls?.commands.length ? last.controls : undefined;
+    }, 'controls with commands');
+    assert.deepEqual(controls.options.map((o) => o.id), ['mode', 'model', 'effort', 'web', 'flavour']);
+    assert.deepEqual(controls.commands.map((c) => c.name), ['review', 'compact', 'init']);
+    await p.controller.handle({ type: 'setAgentOption', id: 'effort', value: 'high' });
+    await p.controller.handle({ type: 'command', name: 'model', arg: 'large' });
+    await p.controller.handle({ type: 'send', text: 'config' });
+    assert.deepEqual(JSON.parse(p.lastReply().slice('config:'.length)).options, { mode: 'ask', model: 'large', effort: 'high', web: false, dial: 3, flavour: 'plain' });
+    assert.ok(p.notices().includes('Model for scripted: Fast: Small') === false && p.notices().some((n) => n.startsWith('Model for scripted: Smart: Large')));
+    // A value the agent does not offer is refused with a notice, and never sent.
+    await p.controller.handle({ type: 'setAgentOption', id: 'effort', value: 'extreme' });
+    assert.ok(p.notices().some((n) => /"extreme" is not a choice of Reasoning/.test(n)));
+    // A malformed option message is dropped by the protocol.
+    await p.controller.handle({ type: 'setAgentOption', id: 'effort', value: 42 });
+    // The next conversation with this agent starts with the remembered choices.
+    await p.controller.handle({ type: 'newChat' });
+    await p.controller.handle({ type: 'send', text: 'config' });
+    assert.deepEqual(JSON.parse(p.lastReply().slice('config:'.length)).options, { mode: 'ask', model: 'large', effort: 'high', web: false, dial: 3, flavour: 'plain' });
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('the history lists the agent\'s own sessions; opening a loaded one replays its history as turns; :clear closes the session', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_SESSIONS: 'load,list,close' });
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'remember the damson' });
+    const id = p.state().conversation.agentSession!.id;
+    await p.controller.handle({ type: 'newChat' });
+    const replies: HostMessage[] = [];
+    await p.controller.handle({ type: 'listAgentSessions', agent: 'scripted' }, (m) => replies.push(m));
+    const listed = replies.find((m) => m.type === 'agentSessions');
+    assert.ok(listed?.type === 'agentSessions');
+    assert.deepEqual(listed.sessions.map((s) => [s.sessionId, s.title]), [[id, 'Title: remember the damson']]);
+    await p.controller.handle({ type: 'openAgentSession', agent: 'scripted', sessionId: id, title: 'Title: remember the damson' });
+    const turns = p.state().conversation.turns;
+    assert.deepEqual(turns.map((t) => [t.text, t.events.flatMap((e) => (e.type === 'text' ? [e.text] : []))]), [['remember the damson', ['remembered:["remember the damson"]']]]);
+    await p.controller.handle({ type: 'send', text: 'remember' });
+    assert.equal(p.lastReply(), 'remembered:["remember the damson","remember"]');
+    await p.controller.handle({ type: 'command', name: 'clear' });
+    await p.controller.handle({ type: 'listAgentSessions', agent: 'scripted' }, (m) => replies.push(m));
+    const after = replies.filter((m) => m.type === 'agentSessions').at(-1);
+    assert.ok(after?.type === 'agentSessions');
+    assert.deepEqual(after.sessions.map((s) => s.sessionId), [], 'the cleared conversation closed its agent session');
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+});
