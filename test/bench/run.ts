@@ -4,7 +4,8 @@
 // `npm run bench:gateway` alone) and confined file access (test/bench/kilnFiles.bench.ts: read_note
 // and a no-op index pass), the cold paths (test/bench/coldSearch.bench.ts: `hearth --help` and a
 // whole-process `hearth search`) and the hostile inputs of issue 13 (test/bench/hostile.bench.ts).
-// and the postgres store against PGlite (test/bench/postgres.bench.ts).
+// and the postgres store against PGlite (test/bench/postgres.bench.ts), the large index with a
+// realistic vocabulary (test/bench/largeIndex.bench.ts: 50k notes, whole `hearth` processes).
 // Extension activation in code-server (test/bench/activation.bench.ts: needs npm run package).
 // The local_cpu embedders (test/bench/embedders.bench.ts, part `embed`): the static model, a transformer
 // of bge-small's shape before and after token-budget batching, and a 10k-note kiln's first index.
@@ -19,6 +20,7 @@ import { runEmbedBench } from './embedders.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
+import { runLargeIndexBench } from './largeIndex.bench';
 import { runPostgresBench } from './postgres.bench';
 import { run as runPipelineBench } from './pipeline';
 
@@ -58,6 +60,10 @@ async function main(): Promise<void> {
   if (parts.has('cold')) {
     const lines = await runColdBench();
     printTable(['cold paths (HEARTH_BENCH_BASELINE=DIR: an earlier build beside)', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('large')) {
+    const lines = await runLargeIndexBench();
+    printTable(['large index, whole processes (HEARTH_BENCH_BASELINE=DIR: an earlier build beside)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('activation')) {
     const lines = await runActivationBench();
