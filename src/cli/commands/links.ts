@@ -1,6 +1,8 @@
 import { ConfinedRoot } from '../../core/fs/confinedRoot';
 import { readKilnLinks } from '../../core/kiln/links/kilnLinks';
-import { noteLinks, notePathIn } from '../../core/kiln/tools/linkTools';
+import { backlinkRows, noteLinks, notePathIn } from '../../core/kiln/tools/linkTools';
+import { mergeBacklinks, PostgresLinks } from '../../core/index/store/postgresLinks';
+import { postgresOptions } from '../../core/index/store/postgresOptions';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
 import type { CliIo } from '../cliIo';
 
@@ -8,7 +10,9 @@ const HELP = `Usage: hearth links NOTE [--json] [--workspace DIR]
 
 Lists a note's links: outgoing (wikilinks [[…]], embeds and markdown links to notes, each with the
 note it leads to; an ambiguous name lists every candidate), backlinks (the notes linking to it, each
-with its line of text) and unresolved links (targets that are no note). NOTE is a path relative to
+with its line of text) and unresolved links (targets that are no note). With [processing] store =
+"postgres", this member's links are published to the team database and the backlinks include
+every member's notes. NOTE is a path relative to
 the kiln; ".md" may be left out. Links resolve as Obsidian resolves them: the exact path, then the
 shortest path ending in the name (case-insensitive), then frontmatter aliases.
 
@@ -29,8 +33,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cli = await createCliContext(io, values, { trustNeeds: { areas: ['kiln'] } });
   cli.reportConfigProblems();
   const { config } = cli.loaded;
-  const links = await readKilnLinks(new ConfinedRoot(config.kiln_path ?? cli.workspaceRoot), config.processing);
+  const kilnRoot = config.kiln_path ?? cli.workspaceRoot;
+  const links = await readKilnLinks(new ConfinedRoot(kilnRoot), config.processing);
   const report = noteLinks(links.graph, notePathIn(links.graph, note));
+  if (config.processing.store === 'postgres') {
+    // The team database: this member's links go in, every member's backlinks come out.
+    const { url, kilnId } = await postgresOptions({ kilnRoot, processing: config.processing, embedderDeps: { env: io.env, redactor: cli.redactor }, log: cli.host.log }, '');
+    const team = new PostgresLinks(url, kilnId, (message) => cli.host.log.warn(message));
+    try {
+      await team.publish([...links.graph.allNotes()].map((n) => ({ path: n.path, links: n.links })));
+      report.backlinks = backlinkRows(mergeBacklinks(links.graph.backlinks(report.path), await team.backlinks(report.path)));
+    } finally {
+      await team.dispose();
+    }
+  }
   if (values.json) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return 0;

@@ -43,6 +43,10 @@ function outgoingRow(link: GraphLink): LinkRow {
   };
 }
 
+export function backlinkRows(links: readonly Backlink[]): BacklinkRow[] {
+  return links.map(backlinkRow);
+}
+
 function backlinkRow(link: Backlink): BacklinkRow {
   return { source: link.source, line: link.line, context: link.context, kind: link.kind, ...(link.fragment ? { fragment: link.fragment } : {}) };
 }
