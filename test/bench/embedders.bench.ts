@@ -141,6 +141,7 @@ export async function runEmbedBench(): Promise<{ label: string; value: string }[
     else {
       const chunks = Number(result.chunks);
       add(`first index of ${NOTES} notes (static): seconds`, `${fixed(result.seconds)} (${chunks} chunks, ${fixed(chunks / result.seconds, 0)} chunks/s; process wall ${fixed(wall)} s)`);
+      add(`first index of ${NOTES} notes (static): CPU seconds, all threads`, `${fixed(Number(result.cpuSeconds))} (the wall time on an idle 2-core machine is about this or less)`);
       add(`first index of ${NOTES} notes (static): first search after it`, `${fixed(Number(result.firstSearchSeconds), 2)} s`);
       add(`first index of ${NOTES} notes (static): peak RSS`, `${fixed(Number(result.rssMb), 0)} MB`);
       add(`the same chunks with bge-small before / after (at the rates above)`, `${fixed(chunks / median(rates.before) / 3600, 1)} h / ${fixed(chunks / median(rates.after) / 3600, 1)} h`);

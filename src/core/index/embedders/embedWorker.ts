@@ -14,7 +14,14 @@ const options = workerData as Omit<TransformersOptions, 'onProgress'>;
 const embedder = new LocalModelEmbedder({ ...options, onProgress: (message) => post({ type: 'progress', message }) });
 
 function post(reply: WorkerReply): void {
-  port.postMessage(reply);
+  port.postMessage(reply, reply.type === 'vectors' ? [reply.data.buffer as ArrayBuffer] : []);
+}
+
+function packed(id: number, vectors: Float32Array[]): WorkerReply {
+  const dim = vectors[0]?.length ?? 0;
+  const data = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => data.set(v, i * dim));
+  return { type: 'vectors', id, data, dim };
 }
 
 port.on('message', (request: WorkerRequest) => {
@@ -23,7 +30,7 @@ port.on('message', (request: WorkerRequest) => {
     return;
   }
   embedder.embed(request.texts).then(
-    (vectors) => post({ type: 'vectors', id: request.id, vectors }),
+    (vectors) => post(packed(request.id, vectors)),
     (error: unknown) => {
       const e = error as { message?: string };
       post({ type: 'error', id: request.id, code: error instanceof EmbeddingError ? error.code : 'embedding.failed', message: e?.message ?? String(error) });

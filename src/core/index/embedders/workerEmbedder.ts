@@ -69,7 +69,7 @@ export class WorkerEmbedder implements Embedder {
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (reply.type === 'vectors') waiter?.resolve(reply.vectors);
+      if (reply.type === 'vectors') waiter?.resolve(Array.from({ length: reply.dim > 0 ? reply.data.length / reply.dim : 0 }, (_, i) => reply.data.subarray(i * reply.dim, (i + 1) * reply.dim)));
       else waiter?.reject(new EmbeddingError(reply.code, reply.message));
     });
     worker.on('error', (error) => this.failAll(new EmbeddingError('embedding.worker_failed', `The embedding worker failed: ${error.message}`, undefined, { cause: error })));
