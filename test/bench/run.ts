@@ -9,7 +9,9 @@
 // Extension activation in code-server (test/bench/activation.bench.ts: needs npm run package).
 // The local_cpu embedders (test/bench/embedders.bench.ts, part `embed`): the static model, a transformer
 // of bge-small's shape before and after token-budget batching, and a 10k-note kiln's first index.
-// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed picks parts.
+// The link graph (test/bench/links.bench.ts, part `links`): build, one-note update, backlinks, `[[`
+// completion and related notes at 100k chunks, each beside a baseline of the same run.
+// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { runEmbedBench } from './embedders.bench';
 import { runGatewayBench } from './gateway.bench';
 import { runHostileBench } from './hostile.bench';
 import { runKilnFilesBench } from './kilnFiles.bench';
+import { runLinksBench } from './links.bench';
 import { runLargeIndexBench } from './largeIndex.bench';
 import { runPostgresBench } from './postgres.bench';
 import { run as runPipelineBench } from './pipeline';
@@ -27,7 +30,7 @@ import { run as runPipelineBench } from './pipeline';
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -85,6 +88,10 @@ async function main(): Promise<void> {
   if (parts.has('embed')) {
     const lines = await runEmbedBench();
     printTable(['local_cpu embedders (issue 31; each figure beside its baseline from this run)', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('links')) {
+    const lines = await runLinksBench();
+    printTable(['linked notes (issue 26; each figure beside its baseline from this run)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('hostile')) {
     const lines = await runHostileBench();

@@ -33,8 +33,13 @@ export const MAX_COMPLETIONS = 20;
  * when it does not match. Consecutive letters and a match at a word start count extra.
  */
 export function fuzzyScore(query: string, text: string): number | undefined {
-  const q = query.toLowerCase();
-  const t = text.toLowerCase();
+  return foldedScore(query.toLowerCase(), text.toLowerCase());
+}
+
+const isWordBreak = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '/' || c === '_' || c === '-' || c === '.';
+
+/** fuzzyScore of a query and a text both already lower-cased (rankNotes folds each note's names once). */
+function foldedScore(q: string, t: string): number | undefined {
   if (!q) return 0;
   let score = 0;
   let at = -1;
@@ -43,7 +48,7 @@ export function fuzzyScore(query: string, text: string): number | undefined {
     const next = t.indexOf(ch, at + 1);
     if (next < 0) return undefined;
     run = next === at + 1 ? run + 1 : 0;
-    const wordStart = next === 0 || /[\s/_\-.]/.test(t[next - 1]!);
+    const wordStart = next === 0 || isWordBreak(t[next - 1]);
     score += 1 + run * 2 + (wordStart ? 3 : 0);
     at = next;
   }
@@ -51,12 +56,23 @@ export function fuzzyScore(query: string, text: string): number | undefined {
   return score - t.length * 0.01;
 }
 
+/** Each note entry's names lower-cased once: typing re-ranks the same entries on every key. */
+const folded = new WeakMap<NoteEntry, { title: string; path: string }>();
+
+function foldedOf(note: NoteEntry): { title: string; path: string } {
+  let names = folded.get(note);
+  if (!names) folded.set(note, (names = { title: note.title.toLowerCase(), path: note.path.toLowerCase() }));
+  return names;
+}
+
 /** Notes matching `query`, best first; ties go to the newest. Title matches count more than path matches. */
-export function rankNotes(notes: readonly NoteEntry[], query: string, limit = MAX_COMPLETIONS): NoteEntry[] {
-  const scored: { note: NoteEntry; score: number }[] = [];
+export function rankNotes<T extends NoteEntry>(notes: readonly T[], query: string, limit = MAX_COMPLETIONS): T[] {
+  const q = query.toLowerCase();
+  const scored: { note: T; score: number }[] = [];
   for (const note of notes) {
-    const title = fuzzyScore(query, note.title);
-    const path = fuzzyScore(query, note.path);
+    const names = foldedOf(note);
+    const title = foldedScore(q, names.title);
+    const path = foldedScore(q, names.path);
     if (title === undefined && path === undefined) continue;
     scored.push({ note, score: Math.max(title === undefined ? -Infinity : title * 2, path ?? -Infinity) });
   }

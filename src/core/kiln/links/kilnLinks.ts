@@ -1,7 +1,7 @@
 import { ConfinedRoot } from '../../fs/confinedRoot';
 import { mapLimit, scanKiln, scanPaths, type ScanRules, type ScannedNote } from '../kilnScanner';
 import { isNotePath } from '../notePaths';
-import { parseNote } from '../note';
+import { parseNote, type ParsedNote } from '../note';
 import { LinkGraph } from './linkGraph';
 import { mentionNames, mentionPattern, mentionsIn, type Mention } from './unlinkedMentions';
 
@@ -104,15 +104,20 @@ export class KilnLinks {
   }
 
   private async read(notes: readonly ScannedNote[]): Promise<void> {
+    // The first read of a kiln hands every note over at once: each link then resolves once.
+    const first = this.graph.size === 0 ? [] as ParsedNote[] : undefined;
     await mapLimit(notes, READS_IN_FLIGHT, async (note) => {
       const text = await this.text(note.path);
       if (text === undefined) {
         this.forget(note.path);
         return;
       }
-      this.graph.set(parseNote(note.path, text));
+      const parsed = parseNote(note.path, text);
+      if (first) first.push(parsed);
+      else this.graph.set(parsed);
       this.stamps.set(note.path, stamp(note));
     });
+    if (first) this.graph.setAll(first.sort((a, b) => (a.path < b.path ? -1 : 1)));
   }
 }
 

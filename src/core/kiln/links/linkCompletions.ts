@@ -24,18 +24,30 @@ export interface FragmentCompletion {
   level?: number;
 }
 
-/** Notes matching what was typed after `[[`, best first; each note once, under its best-matching name. */
-export function wikiCompletions(graph: LinkGraph, typed: string, limit = MAX_COMPLETIONS): WikiCompletion[] {
-  const entries: (NoteEntry & { alias?: string })[] = [];
+type NameEntry = NoteEntry & { alias?: string };
+
+/** The names to complete, per graph and version: typing ranks the same names on every key. */
+const namesCache = new WeakMap<LinkGraph, { version: number; entries: NameEntry[] }>();
+
+function nameEntries(graph: LinkGraph): NameEntry[] {
+  const cached = namesCache.get(graph);
+  if (cached?.version === graph.version) return cached.entries;
+  const entries: NameEntry[] = [];
   for (const note of graph.allNotes()) {
     const name = note.path.slice(note.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
     entries.push({ path: note.path, title: name, mtime: 0 });
     if (note.title !== name) entries.push({ path: note.path, title: note.title, mtime: 0 });
     for (const alias of note.aliases) entries.push({ path: note.path, title: alias, mtime: 0, alias });
   }
+  namesCache.set(graph, { version: graph.version, entries });
+  return entries;
+}
+
+/** Notes matching what was typed after `[[`, best first; each note once, under its best-matching name. */
+export function wikiCompletions(graph: LinkGraph, typed: string, limit = MAX_COMPLETIONS): WikiCompletion[] {
   const seen = new Set<string>();
   const out: WikiCompletion[] = [];
-  for (const entry of rankNotes(entries, typed, limit * 3) as (NoteEntry & { alias?: string })[]) {
+  for (const entry of rankNotes(nameEntries(graph), typed, limit * 3)) {
     if (seen.has(entry.path)) continue;
     seen.add(entry.path);
     const insert = graph.linkName(entry.path);

@@ -51,6 +51,13 @@ export class LinkGraph {
   /** Note path → notes linking to it (with how many links). */
   private readonly incoming = new Map<string, Map<string, number>>();
 
+  /** Counts changes: whoever caches something derived from the graph (completion entries) compares it. */
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
+
   get size(): number {
     return this.notes.size;
   }
@@ -73,6 +80,7 @@ export class LinkGraph {
 
   /** Adds or replaces a note from its parse. */
   set(parsed: ParsedNote): void {
+    this.changes++;
     const previous = this.notes.get(parsed.path);
     const entry = graphNote(parsed);
     const touched = new Set<string>();
@@ -94,9 +102,29 @@ export class LinkGraph {
     this.reresolve(touched, entry.path);
   }
 
+  /**
+   * Adds many notes at once (a kiln read from disk): into an empty graph every name is known before
+   * any link resolves, so each link resolves once; otherwise one note at a time.
+   */
+  setAll(parsed: readonly ParsedNote[]): void {
+    this.changes++;
+    if (this.notes.size > 0) {
+      for (const note of parsed) this.set(note);
+      return;
+    }
+    for (const note of parsed) {
+      const entry = graphNote(note);
+      this.notes.set(entry.path, entry);
+      this.queries.set(entry.path, note.links.map((link, i) => pending(link, entry.links[i])));
+      this.names.add(entry.path, entry.aliases);
+    }
+    for (const path of this.notes.keys()) this.addLinks(path);
+  }
+
   remove(path: string): boolean {
     const entry = this.notes.get(path);
     if (!entry) return false;
+    this.changes++;
     this.dropLinks(path);
     this.notes.delete(path);
     this.queries.delete(path);
@@ -170,39 +198,50 @@ export class LinkGraph {
   /** Resolves a note's links and records it as depending on their names and linking to their notes. */
   private addLinks(path: string): void {
     for (const item of this.queries.get(path) ?? []) {
-      const found = this.names.resolve(item.query, path);
-      item.link.path = found.path;
-      item.link.ambiguous = found.ambiguous;
-      item.link.outside = found.outside;
       if (item.name) addTo(this.dependents, item.name, path);
-      if (item.link.path) {
-        let sources = this.incoming.get(item.link.path);
-        if (!sources) this.incoming.set(item.link.path, (sources = new Map()));
-        sources.set(path, (sources.get(path) ?? 0) + 1);
-      }
+      this.resolveItem(path, item);
     }
   }
 
   private dropLinks(path: string): void {
     for (const item of this.queries.get(path) ?? []) {
       if (item.name) removeFrom(this.dependents, item.name, path);
-      const target = item.link.path;
-      const sources = target ? this.incoming.get(target) : undefined;
-      if (!sources) continue;
-      const left = (sources.get(path) ?? 1) - 1;
-      if (left > 0) sources.set(path, left);
-      else sources.delete(path);
-      if (sources.size === 0) this.incoming.delete(target!);
+      this.unlinkItem(path, item);
     }
   }
 
-  /** Re-resolves the links of every note that names one of `names` (except `skip`, just resolved). */
+  private resolveItem(path: string, item: PendingLink): void {
+    const found = this.names.resolve(item.query, path);
+    item.link.path = found.path;
+    item.link.ambiguous = found.ambiguous;
+    item.link.outside = found.outside;
+    if (!found.path) return;
+    let sources = this.incoming.get(found.path);
+    if (!sources) this.incoming.set(found.path, (sources = new Map()));
+    sources.set(path, (sources.get(path) ?? 0) + 1);
+  }
+
+  private unlinkItem(path: string, item: PendingLink): void {
+    const target = item.link.path;
+    const sources = target ? this.incoming.get(target) : undefined;
+    if (!sources) return;
+    const left = (sources.get(path) ?? 1) - 1;
+    if (left > 0) sources.set(path, left);
+    else sources.delete(path);
+    if (sources.size === 0) this.incoming.delete(target!);
+  }
+
+  /** Re-resolves the links naming one of `names` in every note holding one (except `skip`, just resolved). */
   private reresolve(names: ReadonlySet<string>, skip?: string): void {
-    const sources = new Set<string>();
-    for (const name of names) for (const source of this.dependents.get(name) ?? []) if (source !== skip) sources.add(source);
-    for (const source of sources) {
-      this.dropLinks(source);
-      this.addLinks(source);
+    for (const name of names) {
+      for (const source of this.dependents.get(name) ?? []) {
+        if (source === skip) continue;
+        for (const item of this.queries.get(source) ?? []) {
+          if (item.name !== name) continue;
+          this.unlinkItem(source, item);
+          this.resolveItem(source, item);
+        }
+      }
     }
   }
 }

@@ -123,3 +123,16 @@ test('linkName is the file name when unique, the path when the name is shared', 
   assert.equal(graph.linkName('Watering.md'), 'Watering');
   assert.equal(graph.linkName('a/Ideas.md'), 'a/Ideas');
 });
+
+test('a kiln handed over at once (setAll) is the same graph as one built note by note', () => {
+  const one = fixtureGraph();
+  const all = new LinkGraph();
+  all.setAll(Object.entries(FIXTURE).map(([path, text]) => parseNote(path, text)));
+  for (const path of Object.keys(FIXTURE)) {
+    assert.deepEqual(all.outgoing(path), one.outgoing(path), path);
+    assert.deepEqual(all.backlinks(path), one.backlinks(path), path);
+  }
+  // And it keeps updating incrementally afterwards.
+  all.set(parseNote('Nowhere.md', '# Nowhere'));
+  assert.deepEqual(all.unresolved('Home.md'), []);
+});
