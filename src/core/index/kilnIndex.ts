@@ -13,6 +13,7 @@ import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
+import type { ConfirmKilnClaim } from './store/postgresKilnClaim';
 import type { StoreKind, VectorStore } from './store/vectorStore';
 import { StoreBm25 } from './words/storeBm25';
 import { scanKiln } from '../kiln/kilnScanner';
@@ -32,6 +33,8 @@ export interface KilnIndexOptions {
    * starts it first thing: a cold process then loads the provider's SDK on another core).
    */
   queryWorker?: QueryEmbeddingWorker;
+  /** The team store: asks before this kiln replaces the rows of another folder that claimed its kiln id (the editor); else a warning. */
+  confirmKilnClaim?: ConfirmKilnClaim;
 }
 
 /** The kiln folder is missing (a kiln_path typo, an unmounted drive): nothing is indexed or created. */

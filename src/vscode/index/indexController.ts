@@ -125,6 +125,7 @@ export class IndexController implements vscode.Disposable {
           baseDir: workspaceRoot,
         },
         log: this.log,
+        confirmKilnClaim: (question, detail) => this.host.confirm(question, detail),
       });
     } catch (error) {
       // A model folder that does not exist fails here, before any run.

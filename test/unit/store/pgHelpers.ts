@@ -7,7 +7,7 @@ import { after, before } from 'node:test';
 import { fakeVector, json, startEmbedServer, type EmbedServer } from '../index/embedServers';
 import { EmbeddingSchema, ProcessingSchema } from '../../../src/core/config/schema';
 import { silentLogger } from '../../../src/core/host';
-import { KilnIndex } from '../../../src/core/index/kilnIndex';
+import { KilnIndex, type KilnIndexOptions } from '../../../src/core/index/kilnIndex';
 
 export const SERVER_SCRIPT = 'node_modules/@electric-sql/pglite-socket/dist/scripts/server.js';
 
@@ -110,13 +110,21 @@ export function usePgServers(): { server: PgServer; embeddings: CountingEmbedder
   return { server, embeddings };
 }
 
-/** A KilnIndex on the postgres store, embedding through the counting server. */
-export function pgIndex(kilnRoot: string, databaseUrl: string, embedUrl: string, processing: Record<string, unknown> = {}): KilnIndex {
+/** A KilnIndex on the postgres store, embedding through the counting server; `more` sets other options (a logger, `[embedding]` keys). */
+export function pgIndex(
+  kilnRoot: string,
+  databaseUrl: string,
+  embedUrl: string,
+  processing: Record<string, unknown> = {},
+  more: Partial<Omit<KilnIndexOptions, 'embedding'>> & { embedding?: Record<string, unknown> } = {},
+): KilnIndex {
+  const { embedding, ...rest } = more;
   return new KilnIndex({
     kilnRoot,
-    embedding: EmbeddingSchema.parse({ provider: 'cloud_b', model: 'team-embed', api_url: `${embedUrl}/v1`, batch_size: 8 }),
+    embedding: EmbeddingSchema.parse({ provider: 'cloud_b', model: 'team-embed', api_url: `${embedUrl}/v1`, batch_size: 8, ...embedding }),
     processing: ProcessingSchema.parse({ store: 'postgres', database_url: '{env:HEARTH_DATABASE_URL}', kiln_id: 'team/notes', ...processing }),
     embedderDeps: { env: { HEARTH_DATABASE_URL: databaseUrl, CLOUD_B_API_KEY: 'sk-test-key' } },
     log: silentLogger,
+    ...rest,
   });
 }

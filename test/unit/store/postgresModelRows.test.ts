@@ -8,7 +8,7 @@ import pg from 'pg';
 import { makeKiln, removeKiln, writeNotes } from '../index/kilnIndexHelpers';
 import { recordingLogger } from '../index/lexicalHelpers';
 import { pgIndex, usePgServers } from './pgHelpers';
-import { KilnIndex } from '../../../src/core/index/kilnIndex';
+import type { KilnIndex } from '../../../src/core/index/kilnIndex';
 
 const NOTES: Record<string, string> = {
   'garden.md': '# Garden\n\nTomatoes need sun and water every morning.\n',
@@ -20,11 +20,7 @@ const { server, embeddings } = usePgServers();
 /** pgIndex with a recording logger (the counting server answers 16-dimension vectors). */
 function member(kiln: string, processing: Record<string, unknown>, embedding: Record<string, unknown> = {}): { index: KilnIndex; warnings: string[] } {
   const log = recordingLogger();
-  const base = pgIndex(kiln, server.url, embeddings.url, processing);
-  const options = (base as unknown as { options: ConstructorParameters<typeof KilnIndex>[0] }).options;
-  const index = new KilnIndex({ ...options, embedding: { ...options.embedding, ...embedding }, log });
-  void base.dispose();
-  return { index, warnings: log.warnings };
+  return { index: pgIndex(kiln, server.url, embeddings.url, processing, { log, embedding }), warnings: log.warnings };
 }
 
 async function addModelRow(model: string, dim: number): Promise<number> {

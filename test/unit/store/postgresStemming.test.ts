@@ -89,7 +89,7 @@ test('a database at schema 2 (simple, unstemmed) is upgraded in place to stems: 
       assert.equal(await count('SELECT count(*)::int AS n FROM hearth_embeddings'), vectors, 'every vector kept, none added');
       assert.equal(await count('SELECT count(*)::int AS n FROM hearth_chunks'), built.chunks);
       assert.equal((await client.query('SELECT version FROM hearth_schema')).rows[0].version, SCHEMA_VERSION);
-      assert.equal(SCHEMA_VERSION, 3);
+      assert.equal(SCHEMA_VERSION, 4, 'stems (3), then the kiln claims (4)');
       assert.equal(await count("SELECT count(*)::int AS n FROM hearth_chunks WHERE path = 'nightly.md' AND search_tsv @@ 'index'::tsquery"), 1, 'existing rows now hold stems');
       assert.deepEqual(await textPaths(a, 'indexing'), ['nightly.md']);
       assert.equal(await count("SELECT count(*)::int AS n FROM pg_ts_config WHERE cfgname = 'hearth_english'"), 1);
@@ -101,11 +101,11 @@ test('a database at schema 2 (simple, unstemmed) is upgraded in place to stems: 
     await client.query(MIGRATIONS[2]);
     assert.equal(await count("SELECT count(*)::int AS n FROM hearth_chunks WHERE search_tsv @@ 'index'::tsquery"), 1);
     // A database from a newer Hearth is still refused, not altered.
-    await client.query('UPDATE hearth_schema SET version = 4');
+    await client.query('UPDATE hearth_schema SET version = $1', [SCHEMA_VERSION + 1]);
     const newer = pgIndex(kiln, own.url, embeddings.url, { kiln_id: 'stem/migrate' });
     try {
       await assert.rejects(newer.update(), (error: unknown) => (error as { code?: string }).code === 'index.schema_too_new');
-      assert.equal((await client.query('SELECT version FROM hearth_schema')).rows[0].version, 4);
+      assert.equal((await client.query('SELECT version FROM hearth_schema')).rows[0].version, SCHEMA_VERSION + 1);
     } finally {
       await newer.dispose();
     }

@@ -1,9 +1,13 @@
+import { realpath } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import * as path from 'node:path';
 import type { ProcessingConfig } from '../../config/schema';
 import { resolveSecret } from '../../config/resolveSecret';
 import { HearthError } from '../../errors';
 import type { Logger, SecretStore } from '../../host';
 import type { Redactor } from '../../logging/redactor';
 import { resolveKilnId } from '../kilnId';
+import type { ConfirmKilnClaim } from './postgresKilnClaim';
 import type { PostgresStoreOptions } from './postgresStore';
 
 /** `store = "postgres"` without a usable `database_url` (unset, an unset variable, not a postgres URL). */
@@ -15,6 +19,8 @@ export class DatabaseConfigError extends HearthError {
 
 interface Sources {
   kilnRoot: string;
+  /** Asks before this kiln takes over a kiln id another folder claimed (the editor); else a warning. */
+  confirmKilnClaim?: ConfirmKilnClaim;
   processing: ProcessingConfig;
   embedderDeps: { env: NodeJS.ProcessEnv; secrets?: SecretStore; redactor?: Redactor };
   log: Logger;
@@ -36,5 +42,7 @@ export async function postgresOptions(sources: Sources, dir: string): Promise<Po
   // The resolved value is never quoted: it may carry a password.
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') throw new DatabaseConfigError(`[processing].database_url (${processing.database_url}) does not resolve to a postgres:// URL.`);
   const kilnId = await resolveKilnId(sources.kilnRoot, processing.kiln_id);
-  return { url, kilnId, dir, log: (message) => sources.log.warn(message) };
+  const real = await realpath(sources.kilnRoot).catch(() => path.resolve(sources.kilnRoot));
+  const root = `${hostname()}:${real}`;
+  return { url, kilnId, root, confirmClaim: sources.confirmKilnClaim, dir, log: (message) => sources.log.warn(message) };
 }

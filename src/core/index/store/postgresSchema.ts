@@ -3,7 +3,7 @@ import { HearthError } from '../../errors';
 import { rollback } from './postgresConnection';
 
 /** The schema version this Hearth writes; a database at a higher one was migrated by a newer Hearth. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Any key: every Hearth serialises its migrations on it (pg_advisory_xact_lock takes a bigint). */
 const MIGRATION_LOCK = 0x4865617274680001n;
@@ -121,6 +121,15 @@ export const MIGRATIONS: readonly string[] = [
      || setweight(to_tsvector('${TEXT_CONFIG}', hearth_words(text)), (CASE WHEN ordinal = 0 THEN 'B' ELSE 'D' END)::"char")
    ) STORED;
    CREATE INDEX IF NOT EXISTS hearth_chunks_search ON hearth_chunks USING gin (search_tsv);`,
+  // 3 → 4: which kiln folder (host and real path) writes under each kiln id (postgresKilnClaim.ts),
+  // so a folder that takes another's id is noticed before it replaces any row. Nothing existing
+  // changes; ids written before have no claimant until their next writer.
+  `CREATE TABLE IF NOT EXISTS hearth_kilns (
+     kiln text NOT NULL,
+     root text NOT NULL,
+     claimed_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (kiln, root)
+   );`,
 ];
 
 /** The database was migrated by a newer Hearth: it is refused, never altered. */

@@ -5,6 +5,7 @@ import { normalized } from './quantize';
 import { createPool, describeDatabase, inTransaction, withClient } from './postgresConnection';
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
 import { lexicalRows, propertyRows } from './postgresSearch';
+import { ClaimOnce, claimKiln, type ConfirmKilnClaim } from './postgresKilnClaim';
 import { skippedModelWarning, storedModels, type StoredModel } from './postgresModels';
 import { lockNote, noNul, toRecord, writeNoteRows, type ChunkRow } from './postgresNoteRows';
 import {
@@ -16,6 +17,10 @@ export interface PostgresStoreOptions {
   url: string;
   /** This kiln's namespace in the database (`[processing].kiln_id`). */
   kilnId: string;
+  /** `host:real path` of the kiln: who claims kilnId before the first write (postgresKilnClaim.ts). */
+  root?: string;
+  /** Asks before this kiln takes over an id another root claimed; without it, a warning only. */
+  confirmClaim?: ConfirmKilnClaim;
   /** Local folder for the per-machine files beside the index (stat cache, lexical file). */
   dir: string;
   /** HNSW candidate list per query (pgvector's default is 40; recall@10 ≥ 0.95 wants more). */
@@ -41,6 +46,7 @@ export class PostgresStore implements VectorStore {
   private modelId = 0;
   private notes = new Map<string, { hash: string; chunks: ChunkRecord[] }>();
   private live = 0;
+  private readonly claim = new ClaimOnce();
   /** text hash → this kiln's chunks with it, for mapping search rows; dropped on every change. */
   private byHash?: Map<string, ChunkRecord[]>;
 
@@ -118,6 +124,7 @@ export class PostgresStore implements VectorStore {
     if (chunks.length !== vectors.length) throw new StoreUsageError(`${chunks.length} chunks but ${vectors.length} vectors.`);
     if (vectors.length > 0) await this.fitDimension(vectors[0].length);
     for (const v of vectors) if (v.length !== this.header.dim) throw new StoreUsageError(`A vector has ${v.length} dims; the index has ${this.header.dim}.`);
+    await this.claimed();
     const hash = contentHash ?? chunks[0]?.contentHash ?? '';
     const records = chunks.map((chunk) => ({
       ...chunk, notePath, contentHash: hash, textHash: chunk.textHash ?? chunkTextHash(chunk),
@@ -142,6 +149,7 @@ export class PostgresStore implements VectorStore {
   }
 
   async removeNote(notePath: string): Promise<void> {
+    await this.claimed();
     await this.withClient((client) => client.query('DELETE FROM hearth_notes WHERE kiln = $1 AND path = $2', [this.options.kilnId, notePath]));
     const previous = this.notes.get(notePath);
     if (!previous) return;
@@ -162,6 +170,13 @@ export class PostgresStore implements VectorStore {
     this.modelId = await this.withClient((client) => ensureModel(client, providerType, model, dim));
     this.header.dim = dim;
     await this.refresh();
+  }
+
+  /** Before any row of the kiln is replaced: this root's claim on the kiln id (asked once). */
+  private claimed(): Promise<void> {
+    const { kilnId, root, confirmClaim, log } = this.options;
+    if (!root) return Promise.resolve();
+    return this.claim.settle(() => this.withClient((client) => claimKiln(client, kilnId, root, { warn: (message) => log?.(`index: ${message}`), confirm: confirmClaim })));
   }
 
   noteHashes(): Map<string, string> {
@@ -250,6 +265,7 @@ export class PostgresStore implements VectorStore {
 
   /** Drops this kiln's notes and chunks; the shared vectors stay (another kiln or member may use them). */
   async clear(): Promise<void> {
+    await this.claimed();
     await this.withClient((client) => client.query('DELETE FROM hearth_notes WHERE kiln = $1', [this.options.kilnId]));
     this.notes.clear();
     this.live = 0;
