@@ -105,7 +105,7 @@ async function relatedBench(): Promise<{ label: string; value: string }[]> {
     for (let i = 0; i < notes; i++) {
       const path = join(root, pathOf(i));
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, noteText(i, 9));
+      writeFileSync(path, noteText(i, 10));
     }
     const index = new KilnIndex({ kilnRoot: root, embedding: EmbeddingSchema.parse({}), processing: ProcessingSchema.parse({}), embedderDeps: { env: {} }, log: silentLogger });
     const dim = 32;

@@ -10,7 +10,7 @@ import type { SearchResult } from '../../index/search/searchResult';
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln, e.g. "projects/plan.md"');
 /** How much of a note stands for it as a related-notes query: its title and opening, as a reader sees it first. */
-const RELATED_QUERY_CHARS = 2000;
+const RELATED_QUERY_CHARS = 800;
 
 /** An outgoing link as `get_links` and `hearth links --json` report it (types, not interfaces: JSON results need index signatures). */
 export type LinkRow = {
