@@ -142,8 +142,9 @@ async function realFolder(anchor: RootAnchor, changes: OpenDir, name: JournalFol
     return await anchor.openChild(changes, name, rel, { create: true, follow: false });
   } catch (error) {
     if (!(error instanceof ConfinedFileError && error.code === 'fs.symlink_refused')) throw error;
-    // Removing a link never touches what it points to.
-    await unlink(changes.pathOf(name));
+    // Removing a link never touches what it points to. Another process may have replaced it first:
+    // the open below checks whatever is there now.
+    await unlink(changes.pathOf(name)).catch(() => {});
     await mkdir(changes.pathOf(name)).catch((inner: unknown) => (isMissing(inner) ? Promise.reject(inner) : undefined));
     log.warn(`${rel} was a symbolic link (a cloned repository may ship one to aim the journal elsewhere); it was replaced by an empty folder, and nothing it pointed to was read or changed.`);
     return anchor.openChild(changes, name, rel, { create: false, follow: false });

@@ -98,7 +98,8 @@ async function staleReason(lockPath: string, holder: HolderClaim | undefined, to
   if (holder.pid !== process.pid && !alive(holder.pid)) return `process ${holder.pid} is gone`;
   const written = await lstat(lockPath).then((info) => Math.min(info.mtimeMs, holder.since ?? Infinity), () => undefined);
   const started = processStartMs(holder.pid);
-  if (written !== undefined && started !== undefined && written < started - 2_000) return `it is older than process ${holder.pid} (the number was reused, or the file was planted)`;
+  // A minute's margin: the system clock may be stepped while a lock is held; a planted or reused one is hours older.
+  if (written !== undefined && started !== undefined && written < started - 60_000) return `it is older than process ${holder.pid} (the number was reused, or the file was planted)`;
   return undefined;
 }
 
