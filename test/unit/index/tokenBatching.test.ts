@@ -73,6 +73,10 @@ test('embedAll by token budget with the real transformers.js model: the same vec
   const budgetCalls = embedder.calls.splice(0);
   const oneByOne = await embedAll(embedder, input, { batchSize: 1, maxConcurrent: 1 });
   for (let i = 0; i < input.length; i++) byBudget[i].forEach((x, j) => assert.ok(Math.abs(x - oneByOne[i][j]) < 1e-4, `text ${i} dim ${j}`));
+  // One call with every length mixed: the embedder runs them in groups of similar length (by its
+  // own tokenizer's count) and still answers in the given order.
+  const direct = await new TransformersEmbedder({ providerType: 'local_cpu', model: tinyModelDir() }).embed(input);
+  for (let i = 0; i < input.length; i++) direct[i].forEach((x, j) => assert.ok(Math.abs(x - oneByOne[i][j]) < 1e-4, `one call: text ${i} dim ${j}`));
   const padding = (calls: string[][]) => {
     let padded = 0;
     let real = 0;

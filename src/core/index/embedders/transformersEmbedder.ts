@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Tf from '@huggingface/transformers';
 import { isLocalModelPath } from '../../config/modelPath';
+import { tokenBudgetBatches } from './batching';
 import { type Embedder, EmbeddingError } from './embedder';
 
 export type TransformersDevice = 'cpu' | 'cuda' | 'dml';
@@ -24,6 +25,7 @@ type Transformers = typeof Tf;
 
 type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
   dispose?: () => Promise<void>;
+  tokenizer?: { encode(text: string): number[]; model_max_length?: number };
 };
 
 /**
@@ -41,12 +43,25 @@ export class TransformersEmbedder implements Embedder {
     this.model = options.model;
   }
 
+  /**
+   * The texts' vectors, in their order. A call is padded to its longest text, so the texts are
+   * counted by the model's own tokenizer and run in groups of similar length, each padded at most
+   * 1.1× its real tokens (the caller's batches are formed by an estimate; this makes the bound exact).
+   */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const extract = await (this.extractor ??= this.load());
     if (texts.length === 0) return [];
-    const out = await extract(texts, { pooling: 'mean', normalize: true });
-    const dim = out.dims[out.dims.length - 1];
-    return texts.map((_, i) => out.data.slice(i * dim, (i + 1) * dim));
+    const tokenizer = extract.tokenizer;
+    const max = tokenizer?.model_max_length && tokenizer.model_max_length < 100_000 ? tokenizer.model_max_length : 512;
+    const lengths = tokenizer && texts.length > 1 ? texts.map((t) => Math.min(max, tokenizer.encode(t).length)) : undefined;
+    const groups = lengths ? tokenBudgetBatches(lengths, Infinity, texts.length) : [texts.map((_, i) => i)];
+    const vectors: Float32Array[] = new Array(texts.length);
+    for (const group of groups) {
+      const out = await extract(group.map((i) => texts[i]), { pooling: 'mean', normalize: true });
+      const dim = out.dims[out.dims.length - 1];
+      group.forEach((at, i) => (vectors[at] = out.data.slice(i * dim, (i + 1) * dim)));
+    }
+    return vectors;
   }
 
   async dispose(): Promise<void> {
