@@ -11,6 +11,9 @@ import { pgIndex, usePgServers } from '../store/pgHelpers';
 import { startPgProxy, type PgProxy } from '../store/pgProxy';
 import { createPool, SESSION_TIMEOUTS } from '../../../src/core/index/store/postgresConnection';
 import { MAX_MESSAGE_BYTES } from '../../../src/core/index/store/postgresClient';
+import { silentLogger } from '../../../src/core/host';
+import { indexSemanticSearch } from '../../../src/core/index/semanticSearchFn';
+import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
 
 const NOTES: Record<string, string> = {
   'garden.md': '# Garden\n\nTomatoes need sun and water every morning.\n',
@@ -121,4 +124,31 @@ test('every connection asks the server for statement, lock and idle-in-transacti
   } finally {
     await pool.end();
   }
+});
+
+test("the gateway's kiln tools: a drop fails only the semantic_search in flight; read_note answers; semantic_search answers again", { timeout: 120_000 }, async () => {
+  await withProxy('', async (proxy, kiln) => {
+    const index = pgIndex(kiln, proxy.url, embeddings.url, { kiln_id: 'outage/tools' });
+    try {
+      await index.update();
+      const tools = createKilnTools({ kilnRoot: kiln, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false, semanticSearch: indexSemanticSearch(() => index) });
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await tools.find((t) => t.name === name)!.call(args);
+        return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+      };
+      proxy.mode = { kind: 'drop', when: /<=>/ };
+      const during = await call('semantic_search', { query: 'Colosseum espresso' });
+      assert.equal(during.isError, true, during.text);
+      assert.match(during.text, /unreachable.*retrying/);
+      const read = await call('read_note', { path: 'rome.md' });
+      assert.equal(read.isError, false, read.text);
+      assert.match(read.text, /Colosseum/);
+      proxy.mode = { kind: 'pass' };
+      const back = await call('semantic_search', { query: 'Colosseum espresso' });
+      assert.equal(back.isError, false, back.text);
+      assert.match(back.text, /rome\.md/);
+    } finally {
+      await index.dispose();
+    }
+  });
 });
