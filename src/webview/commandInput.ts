@@ -11,6 +11,7 @@ export const COMMAND_DESCRIPTIONS: Record<ChatCommandName, string> = {
   agent: 'choose the agent',
   clear: 'empty this conversation',
   new: 'start a new conversation',
+  logout: 'sign out of the external agent (where it offers it)',
   help: 'list the commands and keys',
 };
 

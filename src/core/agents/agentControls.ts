@@ -75,3 +75,32 @@ export function acceptsValue(option: AgentOptionView, value: string | boolean): 
 export function optionFor(view: AgentControlsView, category: 'mode' | 'model'): AgentOptionView | undefined {
   return view.options.find((option) => option.category === category) ?? view.options.find((option) => option.id === category);
 }
+
+/**
+ * One way to sign in to an agent (its `authMethods`): `agent` (the agent does it on `authenticate`,
+ * e.g. a browser login), `key` (an API key in `variable`, asked once and kept in the editor's secret
+ * storage), `terminal` (the agent's own login command, run in a terminal for the user).
+ */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+  kind: 'agent' | 'key' | 'terminal';
+  /** `key`: the environment variable the agent reads the key from. */
+  variable?: string;
+  /** `terminal`: what to run (the agent's command with the method's arguments and environment). */
+  command?: { command: string; args: string[]; env: Record<string, string> };
+}
+
+/** The user's choice; `key` carries the key for a key method (never logged, never saved in config). */
+export interface SignInChoice {
+  methodId: string;
+  key?: string;
+}
+
+export interface SignInRequest {
+  agent: string;
+  methods: AuthMethodView[];
+  /** The agent's own words on why (its error message). */
+  reason: string;
+}

@@ -5,7 +5,7 @@
  */
 import type { Usage } from '../llm/types';
 import type { ErrorCode } from '../errors';
-import type { AgentControls, AgentSessionInfo, SessionOpening } from './agentControls';
+import type { AgentControls, AgentSessionInfo, SessionOpening, SignInChoice, SignInRequest } from './agentControls';
 
 export type AgentKind = 'internal' | 'external';
 
@@ -79,6 +79,12 @@ export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { ou
 /** What a surface gives an agent session: the user's answer to permission prompts. */
 export interface AgentSessionHost {
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome>;
+  /**
+   * An external agent needs the user to sign in: the host shows the methods and returns the choice
+   * (for a key method, with the key; for a terminal method, after the login command ran), or
+   * undefined when the user declines or nobody can be asked. Absent: sign-in fails with the methods listed.
+   */
+  signIn?(request: SignInRequest, signal: AbortSignal): Promise<SignInChoice | undefined>;
 }
 
 /** A note (or a selection) attached to a prompt as context. */
@@ -102,6 +108,8 @@ export interface AgentSession {
   readonly opening?: SessionOpening;
   /** Ends the conversation for good: the agent's session is closed (session/close), then disposed. */
   end?(): Promise<void>;
+  /** Signs out of an external agent that offers `logout` (and forgets a key Hearth kept for it); false when it offers none. */
+  logout?(): Promise<boolean>;
 }
 
 export interface AgentStartOptions {

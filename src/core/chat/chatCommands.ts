@@ -28,6 +28,8 @@ export interface ChatCommandTarget {
   pickAgent(name: string): Promise<void>;
   clear(): Promise<void>;
   newChat(): Promise<void>;
+  /** Signs out of the active external agent. */
+  logout?(): Promise<void>;
   /** While an external agent with a model picker is active, `:model X` switches that; false when it has none. */
   switchAgentModel?(id: string): Promise<boolean>;
 }
@@ -42,6 +44,7 @@ export const CHAT_HELP = [
   ':agent — choose an agent; :agent name switches to it',
   ':clear — empty this conversation',
   ':new — start a new conversation',
+  ':logout — sign out of the external agent (where it offers it); the next message asks to sign in again',
   ':help — this list',
   'Keys: Enter sends, Shift+Enter adds a line, ↑ recalls what you sent, Tab completes a command; @ or [[ mentions a note.',
 ];
@@ -69,6 +72,8 @@ export async function runChatCommand(target: ChatCommandTarget, models: ChatMode
       return target.clear();
     case 'new':
       return target.newChat();
+    case 'logout':
+      return target.logout ? target.logout() : target.notice('error', 'Signing out is not available here.');
     case 'help':
       return target.notice('info', CHAT_HELP_TITLE, CHAT_HELP);
   }

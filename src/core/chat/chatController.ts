@@ -197,6 +197,18 @@ export class ChatController {
     this.agentPanel.closed();
   }
 
+  /** `:logout`: the active external agent signs out (and Hearth forgets a key it kept for it). */
+  async logout(): Promise<void> {
+    const session = this.agentSession.current;
+    if (!session?.logout) return this.notice('error', 'The agent of this conversation is not running or is not an external agent: send a message first.');
+    try {
+      const done = await session.logout();
+      this.notice(done ? 'info' : 'error', done ? `Signed out of ${session.agent.name}.` : `${session.agent.name} does not offer signing out.`);
+    } catch (error) {
+      this.notice('error', describeError(error));
+    }
+  }
+
   /** `:model X` or the status bar while an external agent is active: its own model picker; false when it has none. */
   async switchAgentModel(id: string): Promise<boolean> {
     return this.agentPanel.switchModel(id);

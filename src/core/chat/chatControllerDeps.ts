@@ -2,7 +2,7 @@
  * What the host passes a chat panel's controller: the agents, the webview, storage, models, notes,
  * confirmation and settings. The editor backs them with VS Code; the tests with a fake catalog and maps.
  */
-import type { AgentCatalog } from '../agents/agentSession';
+import type { AgentCatalog, AgentSessionHost } from '../agents/agentSession';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
 import type { AutoContext } from './autoContext';
@@ -31,6 +31,8 @@ export interface ChatControllerDeps {
   reviews?: ChatReviews;
   /** Every message to the webview and every event kept in the history passes it (a key echoed in an error). */
   redactor?: Redactor;
+  /** Shows an external agent's sign-in methods and returns the user's choice (the editor's quick pick, input box, terminal). */
+  signIn?: AgentSessionHost['signIn'];
   /** Where option choices per external agent are remembered (the editor's global state); absent: for this panel's life. */
   preferences?: KeyValueStorage;
   newId?(): string;

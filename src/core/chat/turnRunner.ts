@@ -5,7 +5,7 @@
  * streamed to the panel; the turn ends with a `done`, its final status and its sources. The
  * controller owns what surrounds a turn (the running slot, saving the conversation).
  */
-import type { AgentEvent, AgentSession, AgentStartOptions, PromptAttachment } from '../agents/agentSession';
+import type { AgentEvent, AgentSession, AgentSessionHost, AgentStartOptions, PromptAttachment } from '../agents/agentSession';
 import { describeError, errorCode } from '../errors';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
@@ -27,6 +27,7 @@ export interface TurnRunnerDeps {
   notes: { read(ref: AttachmentRef, budget?: number): Promise<string> };
   settings(): { autoContext?: boolean };
   autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
+  signIn?: AgentSessionHost['signIn'];
   cwd(): string;
   kilnRoot?(): string | undefined;
   redactor?: Redactor;
@@ -119,7 +120,10 @@ export class TurnRunner {
     return {
       ...this.panel.sessionOptions?.(agent),
       // The session outlives this turn: a prompt belongs to the turn running when it is asked.
-      host: { requestPermission: (request, signal) => this.permissions.ask(this.panel.runningTurnId() ?? turnId ?? 'session', request, signal) },
+      host: {
+        requestPermission: (request, signal) => this.permissions.ask(this.panel.runningTurnId() ?? turnId ?? 'session', request, signal),
+        ...(this.deps.signIn ? { signIn: this.deps.signIn } : {}),
+      },
       cwd: this.deps.cwd(),
       ...(this.deps.kilnRoot?.() ? { kilnRoot: this.deps.kilnRoot() } : {}),
       ...(earlier.length > 0 ? { history: historyMessages(earlier) } : {}),

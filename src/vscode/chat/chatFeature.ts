@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { signInToAgent } from './agentSignIn';
 import type { AgentCatalog } from '../../core/agents/agentSession';
 import { ChatController, type ChatModels } from '../../core/chat/chatController';
 import type { ChatReviews } from '../../core/chat/chatReviews';
@@ -95,6 +96,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
         store,
         // An external agent's picked mode, model and options are remembered per agent, across workspaces.
         preferences: context.globalState,
+        signIn: signInToAgent,
         models,
         notes,
         confirm: (message, detail) => host.confirm(message, detail),

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AgentCatalog } from '../../../src/core/agents/agentSession';
-import { ChatController } from '../../../src/core/chat/chatController';
+import { ChatController, type ChatControllerDeps } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { ChatState, HostMessage } from '../../../src/core/chat/protocol';
 import { silentLogger } from '../../../src/core/host';
@@ -16,7 +16,7 @@ function catalogOf(agents: ReturnType<typeof createAgents>['agents']): AgentCata
   return { list: () => agents.list(), defaultAgent: async () => 'scripted', start: (name, options) => agents.start(name, options), listSessions: (name, cwd) => agents.listSessions(name, cwd) };
 }
 
-function panel(catalog: AgentCatalog, storage: MemoryStorage, preferences: MemoryStorage, cwd: string) {
+function panel(catalog: AgentCatalog, storage: MemoryStorage, preferences: MemoryStorage, cwd: string, signIn?: ChatControllerDeps['signIn']) {
   const posts: HostMessage[] = [];
   let n = 0;
   const controller = new ChatController({
@@ -24,6 +24,7 @@ function panel(catalog: AgentCatalog, storage: MemoryStorage, preferences: Memor
     post: (m) => posts.push(m),
     store: new HistoryStore(storage),
     preferences,
+    ...(signIn ? { signIn } : {}),
     models: { currentId: () => 'local/x', switchTo: async (id) => id, list: async () => ({ ids: [], errors: [] }), openSwitcher: async () => {} },
     notes: { activeNote: () => undefined, open: async () => {}, confine: async (path) => ({ absolute: path, display: path }), read: async () => '' },
     confirm: async () => true,
@@ -132,6 +133,29 @@ describe('chat with an external agent over ACP', () => {
     const after = replies.filter((m) => m.type === 'agentSessions').at(-1);
     assert.ok(after?.type === 'agentSessions');
     assert.deepEqual(after.sessions.map((s) => s.sessionId), [], 'the cleared conversation closed its agent session');
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('an agent that needs a sign-in: the editor\'s sign-in is asked, the turn answers; :logout signs out', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_AUTH: '1' });
+    const asked: string[] = [];
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir, async (request) => (asked.push(request.methods.map((m) => m.id).join(',')), { methodId: 'browser' }));
+    await p.controller.handle({ type: 'send', text: 'whoami' });
+    assert.deepEqual(asked, ['api-key,browser,login']);
+    assert.equal(p.lastReply(), 'signed-in:true key-set:false');
+    await p.controller.handle({ type: 'command', name: 'logout' });
+    assert.ok(p.notices().includes('Signed out of scripted.'), p.notices().join('\n'));
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('without a sign-in in the host, the turn shows acp.auth_required with the methods', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_AUTH: '1' });
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'whoami' });
+    const error = p.state().conversation.turns[0]!.events.find((e) => e.type === 'error');
+    assert.ok(error?.type === 'error' && error.code === 'acp.auth_required' && /set FIXTURE_API_KEY/.test(error.remedy ?? ''), JSON.stringify(error));
     await p.controller.dispose();
     await agents.dispose();
   });

@@ -29,7 +29,7 @@ test('parseInput: commands with and without arguments, unknown commands, and mes
 test('complete: command names by prefix, with descriptions; model and agent arguments', () => {
   assert.deepEqual(
     complete(':', context).map((c) => c.label),
-    [':model', ':models', ':agent', ':clear', ':new', ':help'],
+    [':model', ':models', ':agent', ':clear', ':new', ':logout', ':help'],
   );
   assert.deepEqual(
     complete(':mo', context).map((c) => c.value),

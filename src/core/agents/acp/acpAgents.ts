@@ -86,6 +86,13 @@ export class AcpAgents implements ExternalAgents {
       ...(this.options.transport ? { transport: this.options.transport } : {}),
       ...(options.resume ? { resume: options.resume } : {}),
       ...(options.preferences ? { preferences: options.preferences } : {}),
+      ...(this.options.redactor ? { redactor: this.options.redactor } : {}),
+      rememberKey: async (variable, key) => {
+        await this.options.secrets?.store?.(signInSecret(name), JSON.stringify({ ...(await this.keptKeys(name)), [variable]: key }));
+      },
+      forgetKeys: async () => {
+        await this.options.secrets?.store?.(signInSecret(name), '{}');
+      },
     });
     this.sessions.add(session);
     try {
@@ -138,7 +145,23 @@ export class AcpAgents implements ExternalAgents {
     if (!probed.descriptor.available || !launch) throw new AcpError('acp.unavailable', `Agent "${name}" is not available: ${probed.descriptor.unavailableReason ?? 'unknown reason'}`);
     const env = await resolveAgentEnv(launch.env, { env: this.options.env, secrets: this.options.secrets, redactor: this.options.redactor });
     if (env.missing.length) throw new AcpError('acp.unavailable', `Agent "${name}" needs ${env.missing.join(', ')}, which is not set.`, `Set the variable, or change env in [acp.agents.${name}].`);
-    return { descriptor: probed.descriptor, launch: { command: probed.executable ?? launch.command, args: launch.args, env: { ...this.options.env, ...env.values } } };
+    // Keys given at an earlier sign-in; a variable set in the environment or the profile wins.
+    const kept = await this.keptKeys(name);
+    for (const key of Object.values(kept)) this.options.redactor?.add(key);
+    const merged = { ...kept, ...this.options.env, ...env.values };
+    return { descriptor: probed.descriptor, launch: { command: probed.executable ?? launch.command, args: launch.args, env: merged } };
+  }
+
+  /** The keys a sign-in kept for `agent` (variable → key), from the host's secret storage. */
+  private async keptKeys(agent: string): Promise<Record<string, string>> {
+    const raw = await this.options.secrets?.get(signInSecret(agent)).catch(() => undefined);
+    if (!raw) return {};
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')) : {};
+    } catch {
+      return {};
+    }
   }
 
   async dispose(): Promise<void> {
@@ -159,4 +182,9 @@ export class AcpAgents implements ExternalAgents {
     const definitions = defineAgents(this.options.config.agents, this.options.config.enable_discovery).filter((definition) => only === undefined || definition.name === only);
     return probeAgents(definitions, this.options.env, cwd, this.limits.probeTimeoutMs);
   }
+}
+
+/** Where a sign-in key is kept in the host's secret storage (never in config files or logs). */
+export function signInSecret(agent: string): string {
+  return `hearth.acp.${agent}.signInKeys`;
 }

@@ -20,6 +20,10 @@ import type { WorkspaceEdits } from '../../changes/workspaceEdits';
 import type { SessionOpening } from '../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
+import { AcpAuthError } from './authMethods';
+
+/** How long a sign-in may take (a browser login, a terminal) before the start gives up. */
+const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 export interface AcpSessionOptions {
   descriptor: AgentDescriptor;
@@ -48,6 +52,12 @@ export interface AcpSessionOptions {
   resume?: string;
   /** Option choices remembered for this agent (option id → value), applied when a session opens. */
   preferences?: Record<string, string | boolean>;
+  /** Keys given at sign-in are registered here before anything could log them. */
+  redactor?: { add(secret: string): void };
+  /** Keeps a key the user gave when signing in (the editor's secret storage), so it is asked once. */
+  rememberKey?(variable: string, key: string): Promise<void>;
+  /** Forgets the kept keys (on logout). */
+  forgetKeys?(): Promise<void>;
 }
 
 interface Turn {
@@ -71,6 +81,8 @@ export class AcpSession implements AgentSession {
   /** The agent's own session id, kept across restarts of its process so each restart resumes it. */
   private agentSessionId: string | undefined;
   private openingResult: SessionOpening | undefined;
+  /** Keys given at sign-in, in the agent's environment from its next start on. */
+  private readonly signInEnv: Record<string, string> = {};
   /** Collects the history an agent replays while session/load runs (first opening only). */
   private replay: ReplayCollector | undefined;
   readonly controls: LiveControls;
@@ -269,15 +281,66 @@ export class AcpSession implements AgentSession {
     if (this.conn === conn) this.conn = undefined;
   }
 
+  /** Signs out where the agent offers `logout`, and forgets the keys Hearth kept for it; false when it offers none. */
+  async logout(): Promise<boolean> {
+    const conn = await this.connection();
+    const done = await conn.logout();
+    for (const variable of Object.keys(this.signInEnv)) delete this.signInEnv[variable];
+    await this.options.forgetKeys?.();
+    return done;
+  }
+
   private connection(): Promise<AgentConnection> {
     if (this.disposed) return Promise.reject(disposedError());
     if (this.conn && !this.conn.exited) return Promise.resolve(this.conn);
     if (!this.starting && this.agentSessionId && !this.openingResult) this.replay = new ReplayCollector();
-    this.starting ??= AgentConnection.open({
+    this.starting ??= this.openWithSignIn().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /**
+   * Opens the connection; when the agent wants a sign-in first, the host offers its methods and the
+   * connection opens again after the user's choice (a key in the agent's environment, `authenticate`
+   * for an agent method, nothing more after a terminal login ran).
+   */
+  private async openWithSignIn(): Promise<AgentConnection> {
+    try {
+      return await this.open();
+    } catch (first) {
+      let error = first;
+      // A key kept from an earlier sign-in (or set in the environment): sign in with it, without asking.
+      const env = { ...this.options.env, ...this.signInEnv };
+      const kept = error instanceof AcpAuthError ? error.methods.find((m) => m.kind === 'key' && m.variable && env[m.variable]) : undefined;
+      if (kept) {
+        try {
+          return await this.open(kept.id);
+        } catch (again) {
+          error = again;
+        }
+      }
+      const signIn = this.options.host.signIn;
+      if (!(error instanceof AcpAuthError) || !signIn || error.methods.length === 0) throw error;
+      const choice = await signIn({ agent: this.agent.name, methods: error.methods, reason: error.reason }, AbortSignal.timeout(SIGN_IN_WAIT_MS)).catch(() => undefined);
+      const method = choice && error.methods.find((m) => m.id === choice.methodId);
+      if (!method) throw error;
+      if (method.kind === 'key') {
+        if (!choice.key || !method.variable) throw error;
+        this.options.redactor?.add(choice.key);
+        this.signInEnv[method.variable] = choice.key;
+        await this.options.rememberKey?.(method.variable, choice.key);
+      }
+      this.log.info(`signing in with "${method.name}"`);
+      return this.open(method.kind === 'terminal' ? undefined : method.id);
+    }
+  }
+
+  private open(authenticate?: string): Promise<AgentConnection> {
+    return AgentConnection.open({
       agentName: this.agent.name,
       command: this.options.command,
       args: this.options.args,
-      env: this.options.env,
+      env: { ...this.options.env, ...this.signInEnv },
+      ...(authenticate ? { authenticate } : {}),
       cwd: this.options.cwd,
       gateway: this.options.gateway,
       maxMessageBytes: this.options.limits.maxMessageBytes,
@@ -307,9 +370,7 @@ export class AcpSession implements AgentSession {
           this.dropConnection(conn);
         });
         return conn;
-      })
-      .finally(() => (this.starting = undefined));
-    return this.starting;
+      });
   }
 
   private clientSide(): ClientSide {

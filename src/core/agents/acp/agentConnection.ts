@@ -6,6 +6,7 @@ import { agentStream } from './agentStream';
 import type { AgentChannel, AgentTransport } from './agentTransport';
 import { gatewayServers, type GatewayOffer } from './gatewayOffer';
 import { rpcErrorText } from './rpcErrorText';
+import { AcpAuthError, authMethodsOf, isAuthRequired } from './authMethods';
 import { listSessions, openSession, type OpenedSession } from './sessionOpener';
 import type { AgentSessionInfo } from '../agentControls';
 
@@ -40,6 +41,8 @@ export interface ConnectOptions {
   resume?: string;
   /** Only initialize (listing sessions, signing in): no session is opened. */
   sessionless?: boolean;
+  /** A sign-in method the user chose: `authenticate` is called before the session opens. */
+  authenticate?: string;
 }
 
 /**
@@ -97,13 +100,20 @@ export class AgentConnection {
       const ready = (async () => {
         const init = await connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true } },
           clientInfo: { name: 'hearth', version: options.clientVersion },
         });
-        if (options.sessionless) return new AgentConnection(proc, connection, init, { sessionId: '', how: 'new', response: undefined }, agentName);
-        const mcpServers = gatewayServers(options.gateway, init.agentCapabilities?.mcpCapabilities?.http === true);
-        const opened = await openSession(connection, init.agentCapabilities, { agentName, cwd: options.cwd, mcpServers, ...(options.resume ? { resume: options.resume } : {}) });
-        return new AgentConnection(proc, connection, init, opened, agentName);
+        try {
+          if (options.authenticate) await connection.agent.request(acp.methods.agent.authenticate, { methodId: options.authenticate });
+          if (options.sessionless) return new AgentConnection(proc, connection, init, { sessionId: '', how: 'new', response: undefined }, agentName);
+          const mcpServers = gatewayServers(options.gateway, init.agentCapabilities?.mcpCapabilities?.http === true);
+          const opened = await openSession(connection, init.agentCapabilities, { agentName, cwd: options.cwd, mcpServers, ...(options.resume ? { resume: options.resume } : {}) });
+          return new AgentConnection(proc, connection, init, opened, agentName);
+        } catch (error) {
+          // Refused until the user signs in: the methods go up with the error, for the surface to offer.
+          if (isAuthRequired(error)) throw new AcpAuthError(agentName, authMethodsOf(init.authMethods, { command: options.command, args: options.args }), rpcErrorText(error));
+          throw error;
+        }
       })();
       return await within(ready, proc, options.startTimeoutMs, agentName);
     } catch (error) {
@@ -143,6 +153,13 @@ export class AgentConnection {
     if (!this.agentCapabilities?.sessionCapabilities?.close || !this.sessionId || this.exited) return false;
     const closed = this.connection.agent.request(acp.methods.agent.session.close, { sessionId: this.sessionId }).then(() => true);
     return Promise.race([closed, new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs).unref?.())]);
+  }
+
+  /** `logout` where the agent offers it; false when it does not. */
+  async logout(): Promise<boolean> {
+    if (!this.agentCapabilities?.auth?.logout) return false;
+    await this.connection.agent.request(acp.methods.agent.logout, {});
+    return true;
   }
 
   cancel(): void {
