@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import { silentLogger } from '../../../../src/core/host';
 import { openChangeJournal } from '../../../../src/core/changes/changeJournal';
 import { applyUndo, newestTurn, planUndo } from '../../../../src/core/changes/undoChanges';
-import { createKilnTools } from '../../../../src/core/kiln/tools/kilnTools';
+import { bindKilnContext, createKilnTools } from '../../../../src/core/kiln/tools/kilnTools';
+import { linkMention } from '../../../../src/core/kiln/tools/mentionEdit';
 import type { KilnTool, KilnToolContext, SemanticSearchFn } from '../../../../src/core/kiln/tools/kilnTool';
 import type { SearchResult } from '../../../../src/core/index/search/searchResult';
 import { makeKiln, removeKiln } from '../../index/kilnIndexHelpers';
@@ -140,6 +141,23 @@ test('move_note refuses an existing target and paths outside the kiln, changing 
     assert.equal((await call(tools, 'move_note', { from: 'Watering.md', to: '../out.md' })).error, true);
     assert.equal(readFileSync(join(root, 'Home.md'), 'utf8'), KILN['Home.md']);
     assert.ok(existsSync(join(root, 'Watering.md')));
+  } finally {
+    removeKiln(root);
+  }
+});
+
+test('linkMention turns a mention into a wikilink through the journal; undo restores the note; a moved mention is refused', async () => {
+  const root = makeKiln({ 'Compost.md': '# Compost\n', 'Home.md': 'We compost every week.\r\n' });
+  try {
+    const { journal, files } = openChangeJournal(root, { keep_days: 30, max_mb: 100 }, silentLogger);
+    const ctx = bindKilnContext({ kilnRoot: root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false, journal });
+    const before = readFileSync(join(root, 'Home.md'));
+    const [mention] = await ctx.links.unlinkedMentions('Compost.md');
+    assert.equal(await linkMention(ctx, 'Compost.md', mention, { client: 'vscode' }), '[[Compost|compost]]');
+    assert.equal(readFileSync(join(root, 'Home.md'), 'utf8'), 'We [[Compost|compost]] every week.\r\n');
+    await assert.rejects(linkMention(ctx, 'Compost.md', mention), /no longer at line 1/);
+    await applyUndo(journal, files, await planUndo(journal, files, newestTurn(await journal.list())));
+    assert.deepEqual(readFileSync(join(root, 'Home.md')), before);
   } finally {
     removeKiln(root);
   }
