@@ -68,16 +68,23 @@ function foldedOf(note: NoteEntry): { title: string; path: string } {
 /** Notes matching `query`, best first; ties go to the newest. Title matches count more than path matches. */
 export function rankNotes<T extends NoteEntry>(notes: readonly T[], query: string, limit = MAX_COMPLETIONS): T[] {
   const q = query.toLowerCase();
-  const scored: { note: T; score: number }[] = [];
+  const order = (a: { note: T; score: number }, b: { note: T; score: number }) => b.score - a.score || b.note.mtime - a.note.mtime || a.note.path.localeCompare(b.note.path);
+  // The best `limit` kept in order as they come (the same answer as sorting all and slicing): a
+  // short query matches nearly every note, and sorting them all was most of the work.
+  const best: { note: T; score: number }[] = [];
   for (const note of notes) {
     const names = foldedOf(note);
     const title = foldedScore(q, names.title);
     const path = foldedScore(q, names.path);
     if (title === undefined && path === undefined) continue;
-    scored.push({ note, score: Math.max(title === undefined ? -Infinity : title * 2, path ?? -Infinity) });
+    const entry = { note, score: Math.max(title === undefined ? -Infinity : title * 2, path ?? -Infinity) };
+    if (best.length >= limit && order(entry, best[best.length - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && order(entry, best[at - 1]) < 0) at--;
+    best.splice(at, 0, entry);
+    if (best.length > limit) best.pop();
   }
-  scored.sort((a, b) => b.score - a.score || b.note.mtime - a.note.mtime || a.note.path.localeCompare(b.note.path));
-  return scored.slice(0, limit).map((s) => s.note);
+  return best.map((s) => s.note);
 }
 
 /** A note's headings (outside code fences), each with the lines up to the next heading of its level or above. */
