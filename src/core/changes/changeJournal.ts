@@ -8,7 +8,7 @@ import type { ConfinedRoot } from '../fs/confinedRoot';
 import { confinedKilnFiles, type KilnFileAccess, type KilnWriteProtection } from './kilnFileAccess';
 import { decodeEntry, encodeEntry, isOwnEntryName, MAX_ENTRY_BYTES, newEntryId, ownNameTest } from './journalEntries';
 import { defaultJournalKeyFile, JournalKey } from './journalKey';
-import { pruneJournal } from './journalPrune';
+import { pruneJournal, type JournalContents } from './journalPrune';
 
 export interface ChangeJournalOptions {
   kilnRoot: string;
@@ -28,15 +28,6 @@ export interface FileChange {
   path: string;
   before: Uint8Array | null;
   after: Uint8Array | null;
-}
-
-/** What reading the entries found: this user's records (oldest first) and the names of the rest. */
-export interface JournalContents {
-  records: ChangeRecord[];
-  /** Entry files that are not this user's, or no longer what was signed: never read as records. */
-  ignored: string[];
-  /** Names in `entries/` of a journal temp file's shape (a killed writer's leftovers, or a live one's). */
-  temps: string[];
 }
 
 /**

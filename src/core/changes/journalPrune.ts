@@ -1,5 +1,4 @@
 import type { ChangeRecord } from './changeRecord';
-import type { JournalContents } from './changeJournal';
 import { LEFTOVER_TEMP_MS } from '../fs/leftoverTemps';
 import { looksLikeEntryName } from './journalEntries';
 import { TEMP_SUFFIX, type JournalFiles } from './journalFiles';
@@ -7,6 +6,15 @@ import { TEMP_SUFFIX, type JournalFiles } from './journalFiles';
 /** Other entries removed per prune at most: a folder shipped with 50,000 of them must not stall one edit. */
 const IGNORED_PER_PRUNE = 2_000;
 const BLOB = /^[0-9a-f]{64}$/;
+
+/** What reading the entries found: this user's records (oldest first) and the names of the rest. */
+export interface JournalContents {
+  records: ChangeRecord[];
+  /** Entry files that are not this user's, or no longer what was signed: never read as records. */
+  ignored: string[];
+  /** Names in `entries/` of a journal temp file's shape (a killed writer's leftovers, or a live one's). */
+  temps: string[];
+}
 
 export interface PruneLimits {
   now: Date;
