@@ -81,6 +81,7 @@ export async function loadAgentCards(directories: readonly string[], workspaceDi
     let names: string[];
     try {
       const entries = confined ? await confinedEntries(confined) : await readdir(dir, { withFileTypes: true });
+      if (!entries) continue; // a kiln card folder that is not there, as a missing directory below
       names = entries.filter((entry) => entry.isFile() && /\.md$/i.test(entry.name)).map((entry) => entry.name).sort();
     } catch (error) {
       // A directory that does not exist is the normal case; anything else is worth saying.
@@ -132,10 +133,10 @@ function kilnCardFiles(dir: string): KilnCardFiles {
   return { files: new ConfinedRoot(kiln), rel: relative(kiln, dir).split(sep).join('/') };
 }
 
-/** The folder's entries, opened inside the kiln; ENOENT (as readdir says it) when the folder is not there. */
+/** The folder's entries, opened inside the kiln; undefined when the folder is not there. */
 async function confinedEntries({ files, rel }: KilnCardFiles) {
   const folder = await files.directory(rel);
-  if (!folder) throw Object.assign(new Error(`no folder ${rel}`), { code: 'ENOENT' });
+  if (!folder) return undefined;
   try {
     return await folder.entries();
   } finally {
