@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../../src/core/config/load';
 import { resolveKilnId } from '../../../src/core/index/kilnId';
+import { runHearth } from '../cli/runHearth';
 
 const GLOBAL = '[processing]\ndatabase_url = "{env:HEARTH_DATABASE_URL}"\n';
 
@@ -66,5 +67,19 @@ test('two folders named notes without a git remote get different kiln ids; one f
     assert.equal(await resolveKilnId(join(dir, 'link')), idA, 'a link to the kiln is the same kiln');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('hearth index in an untrusted clone that names a kiln id: stops with exit 3 and names the line; nothing is indexed', { timeout: 60_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-ns-cli-'));
+  try {
+    mkdirSync(join(root, '.hearth'));
+    writeFileSync(join(root, '.hearth', 'config.toml'), '[processing]\nkiln_id = "github.com/team/notes"\n');
+    writeFileSync(join(root, 'injected.md'), '# Injected\n');
+    const run = await runHearth(['index'], { cwd: root, env: { HOME: root, XDG_CONFIG_HOME: join(root, '.xdg') } });
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /config\.toml:2: processing\.kiln_id \(it chooses whose rows in the shared database/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
