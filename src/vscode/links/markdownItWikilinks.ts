@@ -84,7 +84,7 @@ function hrefOf(deps: WikilinkPreviewDeps, meta: WikiMeta, env: RenderEnv): { hr
   return { href: encodeURI(from) + anchor, resolved: resolved !== undefined };
 }
 
-/** The preview's heading ids: lowercase, punctuation dropped, blanks as hyphens. */
+/** The preview's heading ids, as GitHub makes them: lowercase, punctuation dropped, each blank a hyphen ("A & b" → "a--b"). */
 function slug(heading: string): string {
-  return encodeURIComponent(heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-'));
+  return encodeURIComponent(heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
 }
