@@ -41,5 +41,6 @@ export async function openIndexStore(
   const stored = await readStoredHeader(kind, dir);
   // The dimension is the index's when it was built with this model; otherwise the model says.
   const dim = stored && stored.providerType === providerType && stored.model === model ? stored.dim : (options.copySource?.dim ?? (await probeDimension()));
-  return openOrRebuildVectorStore(kind, dir, { providerType, model, dim });
+  // A writer lock committed with the repository, or left by a dead process, is broken and said so.
+  return openOrRebuildVectorStore(kind, dir, { providerType, model, dim }, { notice: (line) => options.log.child('index').warn(line) });
 }

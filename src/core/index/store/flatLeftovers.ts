@@ -12,9 +12,9 @@ const KEYS = ['q8', 'f32', 'meta'] as const;
  * `loaded` is the manifest the store just read: most opens find nothing to drop, and looking
  * without the lock first spares them the lock (taking it writes a file and removes it).
  */
-export async function trimLeftovers(dir: string, loaded: Manifest): Promise<void> {
+export async function trimLeftovers(dir: string, loaded: Manifest, notice?: (line: string) => void): Promise<void> {
   if (!hasLeftovers(dir, loaded)) return;
-  const lock = await tryAcquireLock(path.join(dir, WRITER_LOCK)).catch(() => undefined);
+  const lock = await tryAcquireLock(path.join(dir, WRITER_LOCK), { notice }).catch(() => undefined);
   if (!lock) return;
   try {
     const m = await readManifest(dir);

@@ -22,6 +22,8 @@ export interface FlatStoreOptions {
    * default: each float32 vector carries its own CRC, checked whenever it is read for re-ranking.
    */
   verifyOnOpen?: boolean;
+  /** Told when a stale writer lock is broken (another machine's, a dead or younger process's). */
+  notice?: (line: string) => void;
 }
 
 /** A compaction of a large index rewrites every vector; a commit waits that long at most. */
@@ -65,7 +67,7 @@ export class FlatStore implements VectorStore {
 
   /** Runs `work` holding the index's cross-process writer lock (for files kept beside the index). */
   withWriterLock<T>(work: () => Promise<T>): Promise<T> {
-    return withLock(this.writerLockPath, work, { waitMs: LOCK_WAIT_MS });
+    return withLock(this.writerLockPath, work, { waitMs: LOCK_WAIT_MS, notice: this.options.notice });
   }
 
   /**
@@ -98,7 +100,7 @@ export class FlatStore implements VectorStore {
         if (!(error instanceof StoreCorruptError) || !moved || attempt >= OPEN_ATTEMPTS) throw error;
       }
     }
-    await trimLeftovers(this.dir, this.manifest);
+    await trimLeftovers(this.dir, this.manifest, this.options.notice);
   }
 
   private async load(m: Manifest): Promise<void> {

@@ -9,11 +9,11 @@ export function storeDir(kilnRoot: string, kind: StoreKind): string {
 }
 
 /** Opens (or creates) the store of that kind in `dir`; throws the typed errors of VectorStore.open. */
-export async function openVectorStore(kind: StoreKind, dir: string, header: StoreHeader): Promise<VectorStore> {
+export async function openVectorStore(kind: StoreKind, dir: string, header: StoreHeader, options: { notice?: (line: string) => void } = {}): Promise<VectorStore> {
   const store =
     kind === 'vectra'
       ? new (await import('./vectraStore')).VectraStore(dir, header)
-      : new (await import('./flatStore')).FlatStore(dir, header);
+      : new (await import('./flatStore')).FlatStore(dir, header, { notice: options.notice });
   await store.open();
   return store;
 }
@@ -28,12 +28,12 @@ export interface OpenedStore {
  * Opens the store, or, when the index on disk is damaged or was built with another embedding
  * provider/model/dimension, removes it and opens an empty one.
  */
-export async function openOrRebuildVectorStore(kind: StoreKind, dir: string, header: StoreHeader): Promise<OpenedStore> {
+export async function openOrRebuildVectorStore(kind: StoreKind, dir: string, header: StoreHeader, options: { notice?: (line: string) => void } = {}): Promise<OpenedStore> {
   try {
-    return { store: await openVectorStore(kind, dir, header) };
+    return { store: await openVectorStore(kind, dir, header, options) };
   } catch (error) {
     if (!isHearthError(error) || (error.code !== 'index.corrupt' && error.code !== 'index.header_mismatch')) throw error;
     await fsp.rm(dir, { recursive: true, force: true });
-    return { store: await openVectorStore(kind, dir, header), rebuilt: { code: error.code, message: error.message } };
+    return { store: await openVectorStore(kind, dir, header, options), rebuilt: { code: error.code, message: error.message } };
   }
 }
