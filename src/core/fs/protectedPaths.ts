@@ -48,6 +48,7 @@ export const PROTECTED_PATTERNS: readonly ProtectedPattern[] = [
   { path: '.github/instructions/**', reason: 'GitHub Copilot applies .github/instructions/*.instructions.md to every matching chat request' },
   { path: '.github/prompts/**', reason: "GitHub Copilot's prompt files in .github/prompts/ are offered as slash commands and run with their tools" },
   { path: '.github/chatmodes/**', reason: "GitHub Copilot's chat modes in .github/chatmodes/ set the agent's instructions and tools" },
+  { path: '.github/agents/**', reason: "GitHub Copilot's custom agents in .github/agents/ set the agent's instructions and tools" },
   { path: '.clinerules/**', reason: 'Cline reads .clinerules into every prompt' },
   { path: '.cursor/rules/**', reason: 'Cursor reads .cursor/rules/ into its agent prompts' },
   { path: '.windsurf/rules/**', reason: 'Windsurf reads .windsurf/rules/ into its agent prompts' },
@@ -62,6 +63,8 @@ export const PROTECTED_PATTERNS: readonly ProtectedPattern[] = [
   { path: 'WARP.md', reason: "WARP.md is read into every prompt of Warp's agent" },
   { path: '.github/copilot-instructions.md', reason: 'GitHub Copilot reads .github/copilot-instructions.md into every prompt' },
   { path: '.junie/guidelines.md', reason: 'JetBrains Junie reads .junie/guidelines.md into every prompt' },
+  { path: '.cursorrules', reason: 'Cursor reads .cursorrules (its older rules file) into every prompt' },
+  { path: '.windsurfrules', reason: 'Windsurf reads .windsurfrules (its older rules file) into every prompt' },
 ];
 
 interface CompiledPattern {

@@ -24,6 +24,7 @@ const INSTRUCTION_FILES = [
   '.github/instructions/nested/deep.instructions.md',
   '.github/prompts/release.prompt.md',
   '.github/chatmodes/planner.chatmode.md',
+  '.github/agents/reviewer.agent.md',
   '.github/copilot-instructions.md',
   'CLAUDE.local.md',
   'AGENTS.override.md',
@@ -37,6 +38,8 @@ const INSTRUCTION_FILES = [
   '.continue/rules/review.md',
   '.junie/guidelines.md',
   'WARP.md',
+  '.cursorrules',
+  '.windsurfrules',
 ];
 
 /** What create_note can make (it writes markdown notes only). */
