@@ -42,7 +42,8 @@ export class NoteStream {
         continue;
       }
       const location = await this.locate(segment);
-      if (location) this.stream.anchor(location, segment.text);
+      // The Chat view writes an anchor as a markdown link: brackets in its title would break it.
+      if (location) this.stream.anchor(location, segment.text.replace(/[[\]]/g, ''));
       else this.stream.markdown(segment.text);
     }
   }
