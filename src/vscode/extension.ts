@@ -112,13 +112,18 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       const kilnRoot = () => configService.current.config.kiln_path ?? configService.workspaceRoot;
       const snapshots = new ChangeSnapshots();
       reviewer = new EditorReviewer(snapshots, kilnRoot, log);
+      // One journal per kiln and config: the chat's cards ask it often, and what it ignored is said once.
+      let opened: { root: string; config: object; value: ReturnType<typeof openChangeJournal> } | undefined;
       const journal = () => {
         const root = kilnRoot();
         if (!root) return undefined;
         const { config } = configService.current;
+        if (opened?.root === root && opened.config === config) return opened.value;
         // An undo of a protected path asks its own question, even with confirm_destructive off.
         const rules = kilnProtection(config, { kilnRoot: root, workspaceRoot: configService.workspaceRoot ?? root });
-        return openChangeJournal(root, config.changes, log, { rules, confirmProtected: (request: ProtectedWriteRequest) => host.confirmProtected(request) });
+        const value = openChangeJournal(root, config.changes, log, { rules, confirmProtected: (request: ProtectedWriteRequest) => host.confirmProtected(request) });
+        opened = { root, config, value };
+        return value;
       };
       chatReviewCards = chatReviews(reviewer, () => journal()?.journal);
       own(
