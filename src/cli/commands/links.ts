@@ -1,8 +1,7 @@
 import { ConfinedRoot } from '../../core/fs/confinedRoot';
 import { readKilnLinks } from '../../core/kiln/links/kilnLinks';
 import { backlinkRows, noteLinks, notePathIn } from '../../core/kiln/tools/linkTools';
-import { mergeBacklinks, PostgresLinks } from '../../core/index/store/postgresLinks';
-import { postgresOptions } from '../../core/index/store/postgresOptions';
+import { teamLinksFor } from '../../core/kiln/tools/kilnToolContext';
 import { COMMON_HELP, createCliContext, parseCommandLine, UsageError } from '../cliContext';
 import type { CliIo } from '../cliIo';
 
@@ -36,17 +35,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const kilnRoot = config.kiln_path ?? cli.workspaceRoot;
   const links = await readKilnLinks(new ConfinedRoot(kilnRoot), config.processing);
   const report = noteLinks(links.graph, notePathIn(links.graph, note));
-  if (config.processing.store === 'postgres') {
-    // The team database: this member's links go in, every member's backlinks come out.
-    const { url, kilnId } = await postgresOptions({ kilnRoot, processing: config.processing, embedderDeps: { env: io.env, redactor: cli.redactor }, log: cli.host.log }, '');
-    const team = new PostgresLinks(url, kilnId, (message) => cli.host.log.warn(message));
-    try {
-      await team.publish([...links.graph.allNotes()].map((n) => ({ path: n.path, links: n.links })));
-      report.backlinks = backlinkRows(mergeBacklinks(links.graph.backlinks(report.path), await team.backlinks(report.path)));
-    } finally {
-      await team.dispose();
-    }
-  }
+  const team = teamLinksFor(config, cli.host, kilnRoot);
+  if (team) report.backlinks = backlinkRows(await team.backlinks(links.graph, report.path));
   if (values.json) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return 0;

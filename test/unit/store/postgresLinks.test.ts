@@ -6,7 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readKilnLinks } from '../../../src/core/kiln/links/kilnLinks';
-import { mergeBacklinks, PostgresLinks } from '../../../src/core/index/store/postgresLinks';
+import { PostgresLinks } from '../../../src/core/index/store/postgresLinks';
+import { mergeBacklinks, TeamLinks } from '../../../src/core/kiln/links/teamLinks';
+import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
+import { silentLogger } from '../../../src/core/host';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
 import { runHearth } from '../cli/runHearth';
 import { usePgServers } from './pgHelpers';
@@ -64,6 +67,33 @@ test('hearth links with store = "postgres" lists the other member\'s backlinks',
     const second = await runHearth(['links', 'Plan.md', '--json', '--workspace', bob], { cwd: bob, env: env(bob) });
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(JSON.parse(second.stdout).backlinks.map((b: { source: string }) => b.source), ['alice/Notes.md', 'bob/Ideas.md']);
+  } finally {
+    removeKiln(alice);
+    removeKiln(bob);
+  }
+});
+
+test('get_links with the team database: each member\'s tool lists the other\'s backlinks, sending only what changed', { timeout: 120_000 }, async () => {
+  const alice = makeKiln({ 'Plan.md': '# Plan\n', 'alice/Notes.md': 'Alice: see [[Plan]].\n' });
+  const bob = makeKiln({ 'Plan.md': '# Plan\n', 'bob/Ideas.md': 'Bob: [[Plan]].\n' });
+  try {
+    const published: number[] = [];
+    const toolFor = (root: string) => {
+      const teamLinks = new TeamLinks(async () => {
+        const store = new PostgresLinks(server.url, 'team/tool');
+        const publish = store.publish.bind(store);
+        store.publish = async (notes) => (published.push(notes.length), publish(notes));
+        return store;
+      });
+      return createKilnTools({ kilnRoot: root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false, teamLinks }).find((t) => t.name === 'get_links')!;
+    };
+    const sources = async (tool: ReturnType<typeof toolFor>) => ((await tool.call({ path: 'Plan.md' })).structuredContent as { backlinks: { source: string }[] }).backlinks.map((b) => b.source);
+    const a = toolFor(alice);
+    const b = toolFor(bob);
+    assert.deepEqual(await sources(a), ['alice/Notes.md']);
+    assert.deepEqual(await sources(b), ['alice/Notes.md', 'bob/Ideas.md']);
+    assert.deepEqual(await sources(a), ['alice/Notes.md', 'bob/Ideas.md']);
+    assert.deepEqual(published, [2, 2], 'the second answer to alice sent nothing: no note of hers changed');
   } finally {
     removeKiln(alice);
     removeKiln(bob);

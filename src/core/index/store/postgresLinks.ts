@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { Backlink, GraphLink } from '../../kiln/links/linkGraph';
+import type { TeamLinkStore } from '../../kiln/links/teamLinks';
 import { createPool, describeDatabase, inTransaction, withClient } from './postgresConnection';
 
 /** Serialises creating the table (CREATE TABLE IF NOT EXISTS races with itself in PostgreSQL). */
@@ -36,7 +37,7 @@ interface LinkRow {
   context: string;
 }
 
-export class PostgresLinks {
+export class PostgresLinks implements TeamLinkStore {
   private readonly where: string;
   private readonly pool: pg.Pool;
   private ready: Promise<void> | undefined;
@@ -106,10 +107,4 @@ export class PostgresLinks {
     });
     return this.ready;
   }
-}
-
-/** The backlinks this member's graph knows, with the team's that it does not (another member's notes). */
-export function mergeBacklinks(local: readonly Backlink[], team: readonly Backlink[]): Backlink[] {
-  const known = new Set(local.map((link) => link.source));
-  return [...local, ...team.filter((link) => !known.has(link.source))].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.line - b.line));
 }

@@ -12,6 +12,7 @@ import type { SearchResult } from '../../index/search/searchResult';
 import type { PropertyNote } from '../../index/store/vectorStore';
 import type { ScanRules } from '../kilnScanner';
 import type { KilnLinks } from '../links/kilnLinks';
+import type { TeamLinks } from '../links/teamLinks';
 import { KilnToolError } from './kilnToolErrors';
 
 /**
@@ -56,6 +57,8 @@ export interface KilnToolContext {
   protection?: Omit<ProtectedPathRules, 'root'>;
   /** The kiln's link graph, shared with the host that keeps it current (the editor); built from `files` when absent. */
   links?: KilnLinks;
+  /** With `store = "postgres"`: every member's backlinks (get_links adds them to this kiln's). */
+  teamLinks?: TeamLinks;
 }
 
 /** A context with its confined files and write gate in place (what the tools themselves use). */

@@ -11,10 +11,11 @@ import { kilnProtection } from '../../fs/kilnProtection';
 import type { Host } from '../../host';
 import type { KilnToolContext, SemanticSearchFn } from './kilnTool';
 import { kilnWriteGate } from './kilnWriteGate';
+import { TeamLinks } from '../links/teamLinks';
 
 export function kilnToolContext(
   config: HearthConfig,
-  host: Pick<Host, 'log' | 'confirm' | 'confirmProtected'>,
+  host: Pick<Host, 'log' | 'confirm' | 'confirmProtected'> & Partial<Pick<Host, 'secrets'>>,
   kilnRoot: string,
   semanticSearch?: SemanticSearchFn,
   reviewer?: ChangeReviewer,
@@ -35,5 +36,20 @@ export function kilnToolContext(
     semanticSearch,
     exclude: config.processing.exclude,
     maxFileSizeKb: config.processing.max_file_size_kb,
+    teamLinks: teamLinksFor(config, host, root),
   };
+}
+
+/**
+ * With `store = "postgres"`, the team database's links (DESIGN.md decision 23): opened for each
+ * answer and closed after it; its code (the `pg` driver) loads only then.
+ */
+export function teamLinksFor(config: HearthConfig, host: Pick<Host, 'log'> & Partial<Pick<Host, 'secrets'>>, kilnRoot: string): TeamLinks | undefined {
+  const { processing } = config;
+  if (processing.store !== 'postgres') return undefined;
+  return new TeamLinks(async () => {
+    const [{ postgresOptions }, { PostgresLinks }] = await Promise.all([import('../../index/store/postgresOptions'), import('../../index/store/postgresLinks')]);
+    const { url, kilnId } = await postgresOptions({ kilnRoot, processing, embedderDeps: { env: process.env, secrets: host.secrets }, log: host.log }, '');
+    return new PostgresLinks(url, kilnId, (message) => host.log.warn(message));
+  });
 }

@@ -115,7 +115,9 @@ export function linkTools(ctx: BoundKilnContext): KilnTool[] {
     async handler(args) {
       const { where } = await readNoteText(ctx, args.path);
       const graph = await ctx.links.refresh();
-      return jsonResult(noteLinks(graph, notePathIn(graph, where.relative)));
+      const report = noteLinks(graph, notePathIn(graph, where.relative));
+      if (ctx.teamLinks) report.backlinks = backlinkRows(await ctx.teamLinks.backlinks(graph, report.path));
+      return jsonResult(report);
     },
   });
 
