@@ -77,6 +77,8 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
     redactor: cli.redactor,
     gateway: script ? (cwd) => ({ stdio: hearthGatewayStdio(script, cwd) }) : undefined,
     clientVersion: version,
+    // An agent's terminal commands run only in a trusted folder (hearth trust, or --trust for one run).
+    trusted: () => cli.trusted,
     // An external agent's file writes are reviewed on the terminal like the kiln tools', and journaled in the kiln.
     edits: () => ({ reviewer, reviewEdits: config.chat.review_edits, journal: kilnContext.journal, kilnRoot: kilnContext.kilnRoot }),
   });

@@ -97,6 +97,16 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
       case 'done':
         stopReason = event.stopReason;
         break;
+      case 'terminal':
+        // The command once when it starts and how it ended; its output is the agent's to report.
+        if (!out.json && !event.exit && !tools.has(event.id)) {
+          tools.set(event.id, { id: event.id, name: 'terminal', arguments: event.command, status: 'in_progress' });
+          stderrLine(`$ ${event.command}`);
+        } else if (!out.json && event.exit && tools.get(event.id)?.status !== 'completed') {
+          tools.set(event.id, { id: event.id, name: 'terminal', arguments: event.command, status: 'completed', result: event.output });
+          stderrLine(`  exit ${event.exit.code ?? event.exit.signal}`);
+        }
+        break;
       case 'thought':
         break;
     }

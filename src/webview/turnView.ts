@@ -4,6 +4,7 @@
  * and result), the plan, inline permission prompts, errors with their remedy and a retry button.
  * Live turns and restored ones go through the same `apply`.
  */
+import { renderTerminal } from './terminalBlock';
 import type { AgentEvent, ContextUsage, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
 import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation';
 import { formatSource, type Source } from '../core/chat/sources';
@@ -28,6 +29,7 @@ export class TurnView {
   private thought: { body: HTMLElement; text: string } | undefined;
   private readonly tools = new Map<string, HTMLElement>();
   private readonly prompts = new Map<string, HTMLElement>();
+  private readonly terminals = new Map<string, HTMLElement>();
   private readonly status: HTMLElement;
 
   constructor(
@@ -102,6 +104,15 @@ export class TurnView {
         for (const entry of event.entries) plan.append(el(doc, 'li', `plan-${entry.status}`, `${entry.status === 'completed' ? '✓' : entry.status === 'in_progress' ? '▸' : '○'} ${entry.content}`));
         if (existing) existing.replaceWith(plan);
         else this.reply.append(plan);
+        return;
+      }
+      case 'terminal': {
+        const existing = this.terminals.get(event.id);
+        const block = renderTerminal(doc, existing, event);
+        if (!existing) {
+          this.terminals.set(event.id, block);
+          this.reply.append(block);
+        }
         return;
       }
       case 'usage':

@@ -35,6 +35,8 @@ export type AgentEvent =
   | { type: 'tool_call'; id: string; name: string; title?: string; arguments?: unknown; status: ToolCallStatus }
   | { type: 'tool_update'; id: string; status: ToolCallStatus; result?: string; isError?: boolean }
   | { type: 'plan'; entries: PlanEntry[] }
+  /** A command the agent runs through Hearth's terminal: its output so far (the tail), and how it ended. */
+  | { type: 'terminal'; id: string; command: string; output: string; truncated?: boolean; exit?: { code: number | null; signal: string | null } }
   /**
    * Token counts of a model call (internal agents) and/or how full the agent's context window is
    * (ACP `usage_update`, which carries no per-call counts); at least one of the two is present.

@@ -82,6 +82,14 @@ export function appendEvent(events: AgentEvent[], event: AgentEvent): void {
     events[events.length - 1] = { ...last, text: last.text + event.text };
     return;
   }
+  // A terminal's view is replaced as its output grows: the stored turn keeps its last state only.
+  if (event.type === 'terminal') {
+    const index = events.findIndex((e) => e.type === 'terminal' && e.id === event.id);
+    if (index >= 0) {
+      events[index] = event;
+      return;
+    }
+  }
   if (event.type === 'tool_update') {
     const call = events.find((e) => e.type === 'tool_call' && e.id === event.id);
     if (call && call.type === 'tool_call') {

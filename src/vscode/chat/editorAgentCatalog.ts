@@ -110,6 +110,8 @@ export class EditorAgentCatalog implements AgentCatalog, vscode.Disposable {
         return { ...(http ? { http } : {}), stdio: hearthGatewayStdio(this.deps.cliPath, cwd) };
       },
       clientVersion: this.deps.version,
+      // An agent's terminal commands run only while the folder is trusted (checked at each command).
+      trusted: () => this.deps.config().trusted,
       // File writes of external agents open as diffs like the kiln tools' edits, journaled in the kiln.
       edits: (cwd) => {
         const current = this.deps.config().config;

@@ -91,3 +91,23 @@ test('the history asks for the agent\'s own sessions and opens one', () => {
   row.click();
   assert.deepEqual(sent.at(-1), { type: 'openAgentSession', agent: 'codex', sessionId: 's-9', title: 'Fix the build' });
 });
+
+test('a command run through Hearth\'s terminal is a collapsible block updated in place; the stored turn keeps its last state', async () => {
+  const { appendEvent } = await import('../../../src/core/chat/conversation');
+  const { app, doc } = setup();
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'build it', attachments: [] });
+  const running = { type: 'terminal' as const, id: 'term-1', command: 'npm test', output: 'ok 1\n' };
+  const ended = { ...running, output: 'ok 1\nok 2\n<script>x</script>', exit: { code: 1, signal: null } };
+  app.receive({ type: 'event', turnId: 't1', event: running });
+  app.receive({ type: 'event', turnId: 't1', event: ended });
+  const blocks = doc.querySelectorAll('details.terminal');
+  assert.equal(blocks.length, 1);
+  assert.equal(blocks[0]!.querySelector('summary')!.textContent, '$ npm test — exit 1');
+  assert.ok(blocks[0]!.classList.contains('failed'));
+  assert.equal(blocks[0]!.querySelector('pre')!.textContent, 'ok 1\nok 2\n<script>x</script>');
+  assert.equal(blocks[0]!.querySelector('script'), null, 'output is text, never markup');
+  const events: Parameters<typeof appendEvent>[0] = [];
+  appendEvent(events, running);
+  appendEvent(events, ended);
+  assert.deepEqual(events, [ended]);
+});

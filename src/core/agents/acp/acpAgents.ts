@@ -32,6 +32,8 @@ export interface AcpAgentsOptions {
   protection?: (cwd: string) => Omit<ProtectedPathRules, 'root'>;
   /** Review and journal of a session's file writes, per workspace ([chat].review_edits). */
   edits?: (cwd: string) => WorkspaceEdits | undefined;
+  /** Whether `cwd` is a trusted folder now; an agent's terminal commands run only then (absent: trusted). */
+  trusted?: (cwd: string) => boolean;
   /** How agents are started: each profile's command as a process group unless injected (tests run ACP peers in-process). */
   transport?: AgentTransport;
 }
@@ -87,6 +89,7 @@ export class AcpAgents implements ExternalAgents {
       ...(options.resume ? { resume: options.resume } : {}),
       ...(options.preferences ? { preferences: options.preferences } : {}),
       ...(this.options.redactor ? { redactor: this.options.redactor } : {}),
+      ...(this.options.trusted ? { trusted: () => this.options.trusted!(options.cwd) } : {}),
       rememberKey: async (variable, key) => {
         await this.options.secrets?.store?.(signInSecret(name), JSON.stringify({ ...(await this.keptKeys(name)), [variable]: key }));
       },

@@ -21,6 +21,7 @@ import type { SessionOpening } from '../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
 import { AcpAuthError } from './authMethods';
+import { AgentTerminals } from './agentTerminals';
 
 /** How long a sign-in may take (a browser login, a terminal) before the start gives up. */
 const SIGN_IN_WAIT_MS = 10 * 60_000;
@@ -52,6 +53,8 @@ export interface AcpSessionOptions {
   resume?: string;
   /** Option choices remembered for this agent (option id → value), applied when a session opens. */
   preferences?: Record<string, string | boolean>;
+  /** Whether the folder is trusted now (commands run only then); absent: trusted (agents start only in trusted folders). */
+  trusted?: () => boolean;
   /** Keys given at sign-in are registered here before anything could log them. */
   redactor?: { add(secret: string): void };
   /** Keeps a key the user gave when signing in (the editor's secret storage), so it is asked once. */
@@ -93,6 +96,8 @@ export class AcpSession implements AgentSession {
   private disposed = false;
   private readonly tools = new ToolCallTracker();
   private readonly requests: AgentRequests;
+  /** Commands the agent runs through Hearth (terminal/*); ended with the turn's cancel and the session. */
+  private readonly terminals: AgentTerminals;
   /** `[acp:<agent>]`: the session's lines and those of its connection, requests and permission prompts. */
   private readonly log: Logger;
 
@@ -100,10 +105,22 @@ export class AcpSession implements AgentSession {
     this.log = options.log.child('acp').child(options.descriptor.name);
     this.agentSessionId = options.resume;
     this.controls = new LiveControls(options.descriptor.name, () => this.connection(), this.log);
+    const broker = new PermissionBroker(options.host, this.log);
+    this.terminals = new AgentTerminals({
+      agentName: options.descriptor.name,
+      workspaceRoot: options.cwd,
+      env: options.env,
+      trusted: options.trusted ?? (() => true),
+      broker,
+      log: this.log,
+      push: (event) => this.turn?.channel.push(event),
+      turnSignal: () => this.turn?.controller.signal,
+      waitingForUser: (work) => this.whileWaitingForUser(work),
+    });
     this.requests = new AgentRequests({
       agentName: options.descriptor.name,
       log: this.log,
-      broker: new PermissionBroker(options.host, this.log),
+      broker,
       files: new WorkspaceFiles(options.cwd, options.limits.maxMessageBytes, options.protection),
       confirmDestructive: options.confirmDestructive,
       ...(options.edits ? { edits: options.edits } : {}),
@@ -181,6 +198,7 @@ export class AcpSession implements AgentSession {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.terminals.killAll();
     this.turn?.controller.abort();
     this.turn?.channel.push({ type: 'done', stopReason: 'cancelled' });
     this.turn?.channel.end();
@@ -194,6 +212,7 @@ export class AcpSession implements AgentSession {
   /** For exit handlers: ends the process tree at once, without waiting. */
   killNow(): void {
     this.disposed = true;
+    this.terminals.killAll();
     clearTimeout(this.idleTimer);
     this.conn?.process.killNow();
   }
@@ -246,7 +265,8 @@ export class AcpSession implements AgentSession {
       const minutes = this.options.limits.streamingIdleMs / 60_000;
       push(errorEvent(new AcpError('acp.streaming_timeout', `Agent "${this.agent.name}" sent nothing for ${minutes >= 1 ? `${minutes} min` : `${this.options.limits.streamingIdleMs} ms`}; the turn was cancelled.`, 'Raise [acp].streaming_timeout_minutes if the agent needs longer.')));
     }
-    // Cancelled by the user or the time-out: ask the agent to stop and give it a moment to say so.
+    // Cancelled by the user or the time-out: the commands it runs end now; ask the agent to stop and give it a moment to say so.
+    this.terminals.killAll();
     turn.controller.abort();
     conn.cancel();
     const settled = await Promise.race([response.then(() => true, () => true), delay(this.options.limits.cancelGraceMs).then(() => false)]);
@@ -405,6 +425,7 @@ export class AcpSession implements AgentSession {
       requestPermission: (params, signal) => this.requests.requestPermission(params, signal),
       readTextFile: (params) => this.requests.readTextFile(params),
       writeTextFile: (params, signal) => this.requests.writeTextFile(params, signal),
+      terminals: this.terminals,
     };
   }
 }

@@ -20,6 +20,14 @@ export interface ClientSide {
   /** Any message from the agent: it is alive (feeds the streaming time-out). */
   onActivity(): void;
   onOversized(limit: number): void;
+  /** The terminal capability; absent: `terminal: false` is declared. */
+  terminals?: {
+    create(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
+    output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse;
+    waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+    kill(params: acp.KillTerminalRequest): Record<string, never>;
+    release(params: acp.ReleaseTerminalRequest): Record<string, never>;
+  };
 }
 
 export interface ConnectOptions {
@@ -90,17 +98,26 @@ export class AgentConnection {
       onMalformed: (reason, sample) => log.warn(`skipped a malformed message (${reason}): ${sample}`),
       onOversized: (limit) => side.onOversized(limit),
     });
-    const client = acp
+    let client = acp
       .client({ name: 'hearth' })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => side.requestPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => side.readTextFile(params))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => side.writeTextFile(params, signal));
+    const terminals = side.terminals;
+    if (terminals) {
+      client = client
+        .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => terminals.create(params, signal))
+        .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
+        .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => terminals.waitForExit(params, signal))
+        .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminals.kill(params))
+        .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params));
+    }
     const connection = client.connect(stream);
     try {
       const ready = (async () => {
         const init = await connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: terminals !== undefined, auth: { terminal: true } },
           clientInfo: { name: 'hearth', version: options.clientVersion },
         });
         try {
