@@ -4,7 +4,7 @@
  * that turns it into a wikilink through the journaled edit path (undone by "Undo Last Agent Change").
  */
 import * as vscode from 'vscode';
-import type { Backlink, GraphLink } from '../../core/kiln/links/linkGraph';
+import type { Backlink, GraphLink, LinkGraph } from '../../core/kiln/links/linkGraph';
 import type { Mention } from '../../core/kiln/links/unlinkedMentions';
 import type { EditorLinks } from './editorLinks';
 
@@ -26,7 +26,11 @@ export class ConnectionsView implements vscode.TreeDataProvider<ConnectionNode>,
   /** The note shown; kept while the focus is in a non-note editor (the view itself, output). */
   private current: string | undefined;
 
-  constructor(private readonly links: EditorLinks) {
+  /** `teamBacklinks`: with the team database, every member's backlinks (undefined: this kiln's only). */
+  constructor(
+    private readonly links: EditorLinks,
+    private readonly teamBacklinks?: (graph: LinkGraph, path: string) => Promise<Backlink[]> | undefined,
+  ) {
     this.subscriptions = [
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
@@ -94,7 +98,7 @@ export class ConnectionsView implements vscode.TreeDataProvider<ConnectionNode>,
     if (!graph?.has(note)) return [{ kind: 'message', label: `Reading the kiln's links…` }];
     const outgoing = graph.outgoing(note).filter((l) => !l.ignored);
     const mentions = await links.unlinkedMentions(note, MAX_MENTIONS).catch(() => [] as Mention[]);
-    const backlinks = graph.backlinks(note);
+    const backlinks = (await this.teamBacklinks?.(graph, note)?.catch(() => undefined)) ?? graph.backlinks(note);
     return [
       group(`Backlinks (${backlinks.length})`, backlinks.map(backlinkNode), 'No note links here yet.'),
       group(`Outgoing (${outgoing.filter((l) => l.path).length})`, outgoing.filter((l) => l.path).map((l) => outgoingNode(note, l)), 'No links to other notes.'),

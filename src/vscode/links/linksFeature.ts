@@ -9,7 +9,8 @@ import { describeError } from '../../core/errors';
 import type { Host, Logger } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 import { indexSemanticSearch } from '../../core/index/semanticSearchFn';
-import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
+import { kilnToolContext, teamLinksFor } from '../../core/kiln/tools/kilnToolContext';
+import type { TeamLinks } from '../../core/kiln/links/teamLinks';
 import { bindKilnContext } from '../../core/kiln/tools/kilnTools';
 import type { BoundKilnContext } from '../../core/kiln/tools/kilnTool';
 import { linkMention } from '../../core/kiln/tools/mentionEdit';
@@ -51,9 +52,18 @@ export function startLinksFeature(deps: LinksFeatureDeps): LinksFeature {
     if (!root || !workspaceRoot || !links.kilnLinks) return undefined;
     const search = deps.index() ? indexSemanticSearch(() => deps.index()) : undefined;
     const ctx = kilnToolContext(deps.config().config, deps.host, workspaceRoot, search);
-    return bindKilnContext({ ...ctx, confirmDestructive: false, links: links.kilnLinks, files: links.kilnLinks.files });
+    return bindKilnContext({ ...ctx, confirmDestructive: false, links: links.kilnLinks, files: links.kilnLinks.files, teamLinks: teamLinks() });
   };
-  const connections = new ConnectionsView(links);
+  // One TeamLinks per config and kiln: it remembers what it sent, so each answer sends only changes.
+  let team: { loaded: LoadedConfig; root: string; links: TeamLinks | undefined } | undefined;
+  const teamLinks = (): TeamLinks | undefined => {
+    const loaded = deps.config();
+    const root = links.kilnRoot;
+    if (!root) return undefined;
+    if (team?.loaded !== loaded || team.root !== root) team = { loaded, root, links: teamLinksFor(loaded.config, deps.host, root) };
+    return team.links;
+  };
+  const connections = new ConnectionsView(links, (graph, path) => teamLinks()?.backlinks(graph, path));
   const related = new RelatedNotesView({ links, context, indexState: deps.indexState, onDidChangeIndex: deps.onDidChangeIndex });
   const disposables: vscode.Disposable[] = [
     links,
