@@ -24,6 +24,8 @@ export interface ChatAppOptions {
 export class ChatApp {
   private state: ChatState | undefined;
   private models: string[] = [];
+  /** The kiln's note paths that link only when known (sent by the host; see needsKnownPath). */
+  private notePaths: string[] = [];
   private readonly turns = new Map<string, TurnView>();
   private readonly permissionTurns = new Map<string, string>();
   /** Notices since the conversation last moved on. */
@@ -135,6 +137,13 @@ export class ChatApp {
         return this.notice(message.level, message.text, message.items);
       case 'focusInput':
         return this.composer.focus();
+      case 'notePaths': {
+        const changed = message.paths.join('\n') !== this.notePaths.join('\n');
+        this.notePaths = message.paths;
+        // Replies already shown link the paths they cite too (a restored conversation comes before the list).
+        if (changed && this.state && !this.state.busy) this.renderConversation();
+        return;
+      }
       case 'noteCompletions':
         return this.composer.showNoteCompletions(message.query, message.heading, message.items);
       case 'activeNote':
@@ -250,6 +259,7 @@ export class ChatApp {
     const view = new TurnView(turn, {
       doc: this.doc,
       enableMarkdown: this.state?.settings.enableMarkdown ?? true,
+      notePaths: () => this.notePaths,
       schedule: this.options.schedule ?? ((work) => work()),
       onRetry: (turnId) => this.options.post({ type: 'retry', turnId }),
       onPermission: (requestId, optionId) => this.options.post({ type: 'permission', requestId, ...(optionId ? { optionId } : {}) }),

@@ -53,18 +53,18 @@ const md = new MarkdownIt({
 // Only links with a scheme or www. are linkified: `Composting.md` is a note, not a site in Moldova (.md).
 md.linkify.set({ fuzzyLink: false });
 
-/** Renders `text` into `target` (replacing its content): sanitized markdown, or plain text. */
-export function renderReply(doc: Document, target: HTMLElement, text: string, enableMarkdown: boolean): void {
+/** Renders `text` into `target` (replacing its content): sanitized markdown, or plain text; `known` as for linkNoteReferences. */
+export function renderReply(doc: Document, target: HTMLElement, text: string, enableMarkdown: boolean, known: readonly string[] = []): void {
   target.replaceChildren();
   if (!enableMarkdown) {
     target.classList.add('plain');
     target.textContent = text;
-    linkNoteReferences(doc, target);
+    linkNoteReferences(doc, target, known);
     return;
   }
   target.classList.remove('plain');
   target.append(sanitizeHtml(doc, md.render(text)));
-  linkNoteReferences(doc, target);
+  linkNoteReferences(doc, target, known);
   for (const pre of target.querySelectorAll('pre')) addCopyButton(doc, pre);
 }
 

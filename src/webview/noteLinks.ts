@@ -20,8 +20,11 @@ export function noteLink(doc: Document, target: string, line: number | undefined
   return link;
 }
 
-/** Links references under `root` in place; at most MAX_NOTE_LINKS per call. */
-export function linkNoteReferences(doc: Document, root: HTMLElement): void {
+/**
+ * Links references under `root` in place; at most MAX_NOTE_LINKS per call. `known` are the kiln's
+ * note paths with spaces or parentheses (the host sends them), linked whole where a reply cites them.
+ */
+export function linkNoteReferences(doc: Document, root: HTMLElement, known: readonly string[] = []): void {
   let budget = MAX_NOTE_LINKS - root.querySelectorAll(`a.${NOTE_LINK_CLASS}`).length;
   // Markdown links to notes (their href was kept aside by the sanitizer) become note links.
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>('a[data-note-target]')) {
@@ -48,7 +51,7 @@ export function linkNoteReferences(doc: Document, root: HTMLElement): void {
   }
   for (const text of texts) {
     if (budget <= 0) break;
-    const refs = findNoteReferences(text.data, budget);
+    const refs = findNoteReferences(text.data, budget, known);
     if (refs.length === 0) continue;
     budget -= refs.length;
     text.replaceWith(...split(doc, text.data, refs));

@@ -14,6 +14,8 @@ import { noteLink } from './noteLinks';
 export interface TurnViewOptions {
   doc: Document;
   enableMarkdown: boolean;
+  /** The kiln's note paths with spaces or parentheses, so a reply citing one links it whole. */
+  notePaths?(): readonly string[];
   /** Defers re-rendering of streamed text (a frame in the panel, immediate in tests). */
   schedule(work: () => void): void;
   onRetry(turnId: string): void;
@@ -72,7 +74,7 @@ export class TurnView {
           block.dirty = true;
           this.options.schedule(() => {
             block.dirty = false;
-            renderReply(doc, block.element, block.text, this.options.enableMarkdown);
+            renderReply(doc, block.element, block.text, this.options.enableMarkdown, this.options.notePaths?.() ?? []);
           });
         }
         return;

@@ -109,6 +109,7 @@ export class ChatController {
         await this.agentChoice.refresh();
         this.postState();
         reply(this.activeNoteMessage());
+        await this.postNotePaths(reply);
         await this.reviews.show(reply);
         // A surface that opens while a tool waits for an answer shows the question too.
         return this.permissions.repost(reply);
@@ -294,6 +295,15 @@ export class ChatController {
     return { type: 'activeNote', ...(ref ? { ref } : {}) };
   }
 
+  /** The note paths a reply can only link when known; sent on ready and before each turn (notes come and go). */
+  private async postNotePaths(reply: (message: HostMessage) => void): Promise<void> {
+    const paths = await this.deps.notes.linkablePaths?.().catch((error: unknown) => {
+      this.log.warn(`could not list the kiln's notes for links: ${describeError(error)}`);
+      return undefined;
+    });
+    if (paths) reply({ type: 'notePaths', paths });
+  }
+
   focusInput(): void {
     this.deps.post({ type: 'focusInput' });
   }
@@ -324,6 +334,7 @@ export class ChatController {
   private async run(turn: Turn, attachments: PendingAttachment[]): Promise<void> {
     const body = async (abort: AbortController) => {
       this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
+      await this.postNotePaths((message) => this.deps.post(message));
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
       await this.turns.run(turn, attachments, earlier, abort);
       this.conversation.updatedAt = this.conversations.now();

@@ -7,6 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readKilnNote } from './kilnNoteTarget';
+import { needsKnownPath } from './noteReferences';
 
 export interface NoteEntry {
   path: string;
@@ -27,6 +28,8 @@ export interface NoteCompletion {
 const MAX_NOTES = 50_000;
 const CACHE_MS = 5_000;
 export const MAX_COMPLETIONS = 20;
+/** Paths sent to the panel for linking; a kiln with more such names links the rest by code span. */
+const MAX_KNOWN_PATHS = 5_000;
 
 /**
  * How well `query` matches `text` as a subsequence (case-insensitive): higher is better, undefined
@@ -137,6 +140,11 @@ export class NoteCatalog {
       .sort((a, b) => b.score! - a.score! || a.h.startLine - b.h.startLine)
       .slice(0, MAX_COMPLETIONS)
       .map(({ h }) => ({ path: note.path, title: note.title, heading: h.heading, startLine: h.startLine, endLine: h.endLine }));
+  }
+
+  /** The notes whose paths a reply can only link when known (spaces, parentheses), at most MAX_KNOWN_PATHS. */
+  async linkablePaths(): Promise<string[]> {
+    return (await this.notes()).map((n) => n.path).filter(needsKnownPath).slice(0, MAX_KNOWN_PATHS);
   }
 
   private notes(): Promise<NoteEntry[]> {

@@ -40,8 +40,67 @@ export function isWikiName(name: string): boolean {
   return trimmed.length > 0 && isKilnRelativeNotePath(trimmed);
 }
 
-/** Every reference in `text`, in order, at most `limit`. */
-export function findNoteReferences(text: string, limit = MAX_NOTE_LINKS): NoteReference[] {
+/**
+ * Which of the kiln's note paths the token pattern cannot take whole (`techniques/Companion
+ * Planting.md`, `Tomatoes (cherry).md`): only those need to be known to link a reply, so only those
+ * travel to the panel.
+ */
+export function needsKnownPath(path: string): boolean {
+  return /[\s`'"<>()[\]{}|*]/u.test(path) && isKilnRelativeNotePath(path);
+}
+
+// What may not sit right before a path (it would be the tail of a longer word or path).
+const PATH_BEFORE = /[\p{L}\p{N}_/.:\\~-]/u;
+const LINE_AFTER = /^:(\d{1,7})(?:-\d{1,7})?(?![\w/])/u;
+
+/**
+ * Each place a known path (one with spaces, parentheses…) occurs in `text` as a whole token, with its
+ * line. Looked for only where the text has `.md` (a streamed reply is scanned every frame), in the
+ * file's own spelling and in NFC (what a model writes for a name saved decomposed).
+ */
+function knownPathReferences(text: string, known: readonly string[]): NoteReference[] {
+  const spellings: { path: string; spelled: string }[] = [];
+  for (const path of known) {
+    if (!/\.md$/i.test(path)) continue;
+    spellings.push({ path, spelled: path });
+    const nfc = path.normalize('NFC');
+    if (nfc !== path) spellings.push({ path, spelled: nfc });
+  }
+  const found: NoteReference[] = [];
+  const ends = /\.md/giu;
+  for (let m = ends.exec(text); m && found.length < MAX_NOTE_LINKS; m = ends.exec(text)) {
+    const tail = m.index + m[0].length;
+    for (const { path, spelled } of spellings) {
+      const at = tail - spelled.length;
+      if (at < 0 || !text.startsWith(spelled, at)) continue;
+      if (at > 0 && PATH_BEFORE.test(text[at - 1]!)) continue;
+      let end = tail;
+      const line = LINE_AFTER.exec(text.slice(end, end + 20));
+      if (line) end += line[0].length;
+      else if (/^[\w/]/.test(text.slice(end, end + 1))) continue;
+      const lineNo = line ? Number(line[1]) : undefined;
+      found.push({ start: at, end, target: path, kind: 'path', ...(lineNo !== undefined && lineNo >= 1 ? { line: lineNo } : {}) });
+    }
+  }
+  // Overlaps: the earlier start wins, then the longer path (`a b.md` inside `x/a b.md` loses).
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: NoteReference[] = [];
+  for (const ref of found) if (!kept.length || ref.start >= kept[kept.length - 1]!.end) kept.push(ref);
+  return kept;
+}
+
+/**
+ * Every reference in `text`, in order, at most `limit`. `known` are the kiln's note paths that the
+ * token pattern cannot take whole (see needsKnownPath): where one occurs it is linked as a whole.
+ */
+export function findNoteReferences(text: string, limit = MAX_NOTE_LINKS, known: readonly string[] = []): NoteReference[] {
+  const whole = known.length > 0 ? knownPathReferences(text, known) : [];
+  if (whole.length === 0) return tokenReferences(text, limit);
+  const overlaps = (ref: NoteReference) => whole.some((w) => ref.start < w.end && w.start < ref.end);
+  return [...whole, ...tokenReferences(text, limit).filter((ref) => !overlaps(ref))].sort((a, b) => a.start - b.start).slice(0, limit);
+}
+
+function tokenReferences(text: string, limit: number): NoteReference[] {
   const found: NoteReference[] = [];
   PATTERN.lastIndex = 0;
   for (let match = PATTERN.exec(text); match && found.length < limit; match = PATTERN.exec(text)) {

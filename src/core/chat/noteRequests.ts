@@ -25,6 +25,8 @@ export interface ChatNotes {
   /** The note's text (or its lines), cut to `budget` characters with a note saying where. */
   read(ref: AttachmentRef, budget?: number): Promise<string>;
   search?(query: string): Promise<SearchHitView[]>;
+  /** The kiln's note paths a reply can only link when they are known (spaces, parentheses): see needsKnownPath. */
+  linkablePaths?(): Promise<string[]>;
 }
 
 export type NoteRequest = Extract<WebviewMessage, { type: 'completeNotes' | 'attachActiveNote' | 'searchNotes' | 'attachHit' | 'openNote' }>;

@@ -66,6 +66,8 @@ export type HostMessage =
   /** A line from Hearth itself (`:help`, `:models`, a switch), shown in the conversation, not saved. */
   | { type: 'notice'; level: 'info' | 'error'; text: string; items?: string[] }
   | { type: 'focusInput' }
+  /** The kiln's note paths that only link whole when known (spaces, parentheses): see needsKnownPath. */
+  | { type: 'notePaths'; paths: string[] }
   /** Note completions for an `@`/`[[` mention (with `heading`: that note's headings). */
   | { type: 'noteCompletions'; query: string; heading?: string; items: NoteCompletion[] }
   /** The editor's active note (and selection), offered as a one-click chip; absent: none. */

@@ -37,6 +37,10 @@ export class EditorNotes implements ChatNotes {
     return this.catalog.complete(query, heading);
   }
 
+  linkablePaths(): Promise<string[]> {
+    return this.catalog.linkablePaths();
+  }
+
   confine(path: string): Promise<ScopedPath> {
     return this.scope.check(path);
   }

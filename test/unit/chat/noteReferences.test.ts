@@ -58,3 +58,28 @@ test('10 000 references: linked up to the cap, found in one pass', () => {
   assert.equal(refs[1]!.target, 'n0.md');
   assert.equal(findNoteReferences(text, 20_000).length, 20_000);
 });
+
+test('(#29) known note paths with spaces, parentheses and unicode link whole, resolved against the example kiln', async () => {
+  const { NoteCatalog } = await import('../../../src/core/chat/noteCompletions');
+  const { resolve } = await import('node:path');
+  const known = await new NoteCatalog(() => resolve('test/fixtures/example-kiln')).linkablePaths();
+  // The example's notes whose names have spaces are the ones that need to be known; the others link by the pattern.
+  assert.deepEqual(known.sort(), ['journal/2026/2026-04 Spring Sowing.md', 'journal/2026/2026-07 Midsummer.md', 'techniques/Companion Planting.md', 'vegetables/Runner Beans.md']);
+  const withKnown = (text: string, paths: readonly string[]) => findNoteReferences(text, MAX_NOTE_LINKS, paths).map((r) => [r.target, r.line ?? null, text.slice(r.start, r.end)]);
+  assert.deepEqual(withKnown('As techniques/Companion Planting.md:9 says, and vegetables/Runner Beans.md too; see herbs/Basil.md.', known), [
+    ['techniques/Companion Planting.md', 9, 'techniques/Companion Planting.md:9'],
+    ['vegetables/Runner Beans.md', null, 'vegetables/Runner Beans.md'],
+    ['herbs/Basil.md', null, 'herbs/Basil.md'],
+  ]);
+  const more = ['Tomatoes (cherry).md', 'jardín/Crème brûlée (vieux).md', 'Planting.md', 'x/Companion Planting.md'];
+  assert.deepEqual(withKnown('Tomatoes (cherry).md:4-6, jardín/Crème brûlée (vieux).md and x/Companion Planting.md', more), [
+    ['Tomatoes (cherry).md', 4, 'Tomatoes (cherry).md:4-6'],
+    ['jardín/Crème brûlée (vieux).md', null, 'jardín/Crème brûlée (vieux).md'],
+    ['x/Companion Planting.md', null, 'x/Companion Planting.md'],
+  ]);
+  // A name saved decomposed (NFD) is found where the model wrote it composed, and links to the file's own spelling.
+  const nfd = 'Crème brûlée.md'.normalize('NFD');
+  assert.deepEqual(withKnown('see Crème brûlée.md:2', [nfd]), [[nfd, 2, 'Crème brûlée.md:2']]);
+  // The tail of a longer token is not a known path.
+  assert.deepEqual(withKnown('my/Tomatoes (cherry).mdx', ['Tomatoes (cherry).md']), []);
+});

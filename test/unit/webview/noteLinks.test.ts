@@ -78,3 +78,22 @@ test('clicking a note link or a source posts one openNote message', () => {
     { type: 'openNote', target: 'techniques/Composting.md', line: 3 },
   ]);
 });
+
+test('(#29) a reply citing a note path with spaces links the whole path once the host sent the kiln\'s paths', () => {
+  const jsdom = new JSDOM('<!DOCTYPE html><body><div id="app"></div></body>');
+  const doc = jsdom.window.document;
+  const sent: WebviewMessage[] = [];
+  const app = new ChatApp({ doc, root: doc.getElementById('app')!, post: (m) => sent.push(m) });
+  const turns = [{ id: 't1', text: 'q', attachments: [], status: 'done' as const, createdAt: 1, events: [{ type: 'text' as const, text: 'See techniques/Companion Planting.md:9 for marigolds.' }] }];
+  const state = { settings: { enableMarkdown: true }, agents: [], showPicker: false, model: 'p/m', conversation: { id: 'c', title: 't', createdAt: 1, updatedAt: 1, turns }, history: [], attachments: [], busy: false } as unknown as ChatState;
+  app.receive({ type: 'state', state });
+  // Before the list arrives only the tail is a path (the defect); the list re-links what is shown.
+  app.receive({ type: 'notePaths', paths: ['techniques/Companion Planting.md'] });
+  const link = doc.querySelector<HTMLAnchorElement>('.turn .agent a.note-link')!;
+  assert.equal(link.textContent, 'techniques/Companion Planting.md:9');
+  link.click();
+  assert.deepEqual(sent.at(-1), { type: 'openNote', target: 'techniques/Companion Planting.md', line: 9 });
+  const out = doc.createElement('div');
+  renderReply(doc, out, 'Tomatoes (cherry).md:3 is the one', false, ['Tomatoes (cherry).md']);
+  assert.deepEqual(links(out), [['Tomatoes (cherry).md', '3', 'Tomatoes (cherry).md:3']]);
+});
