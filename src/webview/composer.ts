@@ -21,7 +21,7 @@ export interface ComposerOptions {
 }
 
 /** A completion that, when picked, attaches a note (a mention) instead of only editing the text. */
-type ComposerCompletion = Completion & { attach?: AttachmentRef };
+type ComposerCompletion = Completion & { attach?: AttachmentRef; caret?: number };
 
 /** An `@` or `[[` mention being typed just before the caret: `@query` or `@query#heading`. */
 export function mentionAt(text: string, caret: number): { start: number; query: string; heading?: string } | undefined {
@@ -110,11 +110,15 @@ export class Composer {
     const mention = this.mention;
     if (!mention || mention.query !== query || mention.heading !== heading) return;
     const caret = this.input.selectionStart ?? this.input.value.length;
-    const rest = this.input.value.slice(0, mention.start) + this.input.value.slice(caret);
+    const before = this.input.value.slice(0, mention.start);
+    const after = this.input.value.slice(caret);
+    // The pick stays in the sentence as a wiki link ("What does [[Basil]] say…"), for the user and the model.
+    const written = (item: { title: string; heading?: string }) => `[[${item.title}${item.heading ? `#${item.heading}` : ''}]]${/^\s/.test(after) ? '' : ' '}`;
     this.completions = items.map((item) => ({
       label: item.heading ? `# ${item.heading}` : item.title,
       detail: item.heading ? `${item.path}:${item.startLine}-${item.endLine}` : item.path,
-      value: rest,
+      value: before + written(item) + after,
+      caret: (before + written(item)).length,
       attach: { path: item.path, ...(item.startLine ? { startLine: item.startLine } : {}), ...(item.endLine ? { endLine: item.endLine } : {}) },
     }));
     this.selected = 0;
@@ -251,8 +255,8 @@ export class Composer {
 
   private accept(choice: ComposerCompletion): void {
     if (choice.attach) {
-      // A mention becomes a chip: the typed @text leaves the message.
-      const start = this.mention?.start ?? choice.value.length;
+      // A mention becomes a chip, and the typed @text becomes `[[Note]]` in the message.
+      const start = choice.caret ?? choice.value.length;
       this.options.post({ type: 'attachHit', path: choice.attach.path, ...(choice.attach.startLine ? { startLine: choice.attach.startLine } : {}), ...(choice.attach.endLine ? { endLine: choice.attach.endLine } : {}) });
       this.mention = undefined;
       this.input.value = choice.value;

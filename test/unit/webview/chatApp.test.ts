@@ -269,7 +269,7 @@ test('history rows start with the date, so conversations with the same first wor
   for (const row of rows) assert.match(row, /^Nov 2\d, \d\d:\d\d( [AP]M)? · How do tomatoes grow\?/);
 });
 
-test('mentions: @ asks the host for notes, the pick becomes a chip and leaves the text; # narrows to headings; stale answers are dropped', () => {
+test('mentions: @ asks the host for notes, the pick becomes a chip and stays in the text as [[Note]] (#29); # narrows to headings; stale answers are dropped', () => {
   const { app, $, doc, sent, key, type } = setup();
   type('what about @comp');
   assert.deepEqual(sent.at(-1), { type: 'completeNotes', query: 'comp' });
@@ -281,7 +281,7 @@ test('mentions: @ asks the host for notes, the pick becomes a chip and leaves th
   key('ArrowDown');
   key('Enter');
   assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'garden/compost bins.md' });
-  assert.equal(app.input.value, 'what about ');
+  assert.equal(app.input.value, 'what about [[compost bins]] ');
   assert.equal($('.completions').hidden, true);
 
   type('see [[Composting#br');
@@ -290,7 +290,18 @@ test('mentions: @ asks the host for notes, the pick becomes a chip and leaves th
   assert.equal($('.completions li .completion-label').textContent, '# Browns');
   key('Tab');
   assert.deepEqual(sent.at(-1), { type: 'attachHit', path: 'techniques/Composting.md', startLine: 5, endLine: 12 });
-  assert.equal(app.input.value, 'see ');
+  assert.equal(app.input.value, 'see [[Composting#Browns]] ');
+  // Mid-sentence: the name stays where it was typed, and that is what is sent.
+  app.input.value = '';
+  type('What does @bas');
+  app.input.value += ' say about pinching out flowers?';
+  app.input.setSelectionRange('What does @bas'.length, 'What does @bas'.length);
+  app.receive({ type: 'noteCompletions', query: 'bas', items: [{ path: 'herbs/Basil.md', title: 'Basil' }] });
+  key('Enter');
+  assert.equal(app.input.value, 'What does [[Basil]] say about pinching out flowers?');
+  assert.equal(app.input.selectionStart, 'What does [[Basil]]'.length);
+  key('Enter');
+  assert.deepEqual(sent.at(-1), { type: 'send', text: 'What does [[Basil]] say about pinching out flowers?' });
   // An e-mail address is not a mention.
   const before = sent.length;
   type('mail me at a@b.org');
