@@ -157,6 +157,11 @@ export async function runLargeIndexBench(): Promise<{ label: string; value: stri
   const bins = baseline ? [BIN, baseline] : [BIN];
   const server = await startHashedEmbedServer();
   const out: { label: string; value: string }[] = [];
+  // Each figure also goes to stderr as it is measured (the whole part takes tens of minutes at 50k notes).
+  const add = (line: { label: string; value: string }) => {
+    out.push(line);
+    console.error(`[large] ${line.label}: ${line.value}`);
+  };
   const cell = (values: string[]) => (baseline ? `${values[0]} (before: ${values[1]})` : values[0]);
   try {
     for (const vocab of vocabs) {
@@ -172,10 +177,10 @@ export async function runLargeIndexBench(): Promise<{ label: string; value: stri
         const show = (m: Measured) => `${(m.ms / 1000).toFixed(2)} s (CPU ${(m.cpuMs / 1000).toFixed(2)} s), ${m.rssMb.toFixed(0)} MB`;
         const index: Measured[] = [];
         for (const b of bins.keys()) index.push(check(await timed([bins[b], 'index', '--json', '--workspace', kilns[b]], env), 'hearth index'));
-        out.push({ label: `${label}: first hearth index (whole process, peak RSS)`, value: cell(index.map(show)) });
+        add({ label: `${label}: first hearth index (whole process, peak RSS)`, value: cell(index.map(show)) });
         const first: Measured[] = [];
         for (const b of bins.keys()) first.push(check(await search(b, QUERIES[0]), 'hearth search'));
-        out.push({ label: `${label}: first hearth search after the index run`, value: cell(first.map(show)) });
+        add({ label: `${label}: first hearth search after the index run`, value: cell(first.map(show)) });
         for (const [mode, extra] of [['hybrid', []], ['text', ['--mode', 'text']], ['semantic', ['--mode', 'semantic']]] as const) {
           const times = bins.map(() => [] as number[]);
           const rss = bins.map(() => [] as number[]);
@@ -188,7 +193,7 @@ export async function runLargeIndexBench(): Promise<{ label: string; value: stri
               cpu[b].push(m.cpuMs);
             }
           }
-          out.push({ label: `${label}: cold hearth search --mode ${mode} (median of ${RUNS}, peak RSS)`, value: cell(bins.map((_, b) => `${median(times[b]).toFixed(0)} ms (CPU ${median(cpu[b]).toFixed(0)} ms), ${median(rss[b]).toFixed(0)} MB`)) });
+          add({ label: `${label}: cold hearth search --mode ${mode} (median of ${RUNS}, peak RSS)`, value: cell(bins.map((_, b) => `${median(times[b]).toFixed(0)} ms (CPU ${median(cpu[b]).toFixed(0)} ms), ${median(rss[b]).toFixed(0)} MB`)) });
         }
         // One note changed, indexed, then the first search after it (the word index patched for it).
         const changed = bins.map((_, b) => {
@@ -197,13 +202,13 @@ export async function runLargeIndexBench(): Promise<{ label: string; value: stri
         });
         const reindex: Measured[] = [];
         for (const b of changed) reindex.push(check(await timed([bins[b], 'index', '--json', '--workspace', kilns[b]], env), 'hearth index'));
-        out.push({ label: `${label}: hearth index after one note changed`, value: cell(reindex.map(show)) });
+        add({ label: `${label}: hearth index after one note changed`, value: cell(reindex.map(show)) });
         const after: Measured[] = [];
         for (const b of bins.keys()) after.push(check(await search(b, 'zebra crossings'), 'hearth search'));
-        out.push({ label: `${label}: first hearth search after that run`, value: cell(after.map(show)) });
+        add({ label: `${label}: first hearth search after that run`, value: cell(after.map(show)) });
         const warm: string[] = [];
         for (const b of bins.keys()) warm.push(b === 0 ? await warmHybrid(kilns[b], server.url, QUERIES) : 'in process: this build only');
-        out.push({ label: `${label}: the editor's warm hybrid search (p50 / p95)`, value: warm[0] });
+        add({ label: `${label}: the editor's warm hybrid search (p50 / p95)`, value: warm[0] });
       } finally {
         for (const kiln of kilns) rmSync(kiln, { recursive: true, force: true });
       }

@@ -51,39 +51,51 @@ export function compactSnapshot(parts: NoteBm25Parts): NoteBm25Snapshot {
   const live = parts.docs.map((_, doc) => doc).filter((doc) => !parts.dead[doc]);
   const newDoc = new Int32Array(parts.docs.length).fill(-1);
   live.forEach((doc, i) => (newDoc[doc] = i));
-  // Terms still used, renumbered; postings of the bulk and of the second index merged per term.
+  // Terms still used, renumbered; postings of the bulk and of the second index merged per term, into
+  // typed arrays of the most they can hold (arrays of numbers grown push by push took ~600 MB at 100k chunks).
+  let bound = parts.postDocs.length;
+  for (const extra of parts.added.values()) bound += extra.docs.length;
   const terms: string[] = [];
-  const offsets: number[] = [0];
-  const docs: number[] = [];
-  const tfs: number[] = [];
+  const offsets = new Uint32Array(parts.termIds.size + 1);
+  const docs = new Uint32Array(bound);
+  const tfs = new Uint16Array(bound * F);
+  let n = 0;
   for (const [term, id] of parts.termIds.entries()) {
-    const start = docs.length;
+    const start = n;
     const [from, to] = id + 1 < parts.offsets.length ? [parts.offsets[id], parts.offsets[id + 1]] : [0, 0];
-    for (let p = from; p < to; p++) {
-      const d = newDoc[parts.postDocs[p]];
-      if (d < 0) continue;
-      docs.push(d);
-      for (let f = 0; f < F; f++) tfs.push(parts.postTfs[p * F + f]);
-    }
+    n = mergeLive(parts.postDocs, parts.postTfs, from, to, newDoc, docs, tfs, n);
     const extra = parts.added.get(id);
     extra?.docs.forEach((doc, i) => {
       const d = newDoc[doc];
       if (d < 0) return;
-      docs.push(d);
-      for (let f = 0; f < F; f++) tfs.push(extra.tfs[i * F + f]);
+      docs[n] = d;
+      for (let f = 0; f < F; f++) tfs[n * F + f] = extra.tfs[i * F + f];
+      n++;
     });
-    if (docs.length === start) continue;
+    if (n === start) continue;
     terms.push(term);
-    offsets.push(docs.length);
+    offsets[terms.length] = n;
   }
   const lengths = new Float32Array(live.length * F);
   live.forEach((doc, i) => lengths.set(parts.lengths.subarray(doc * F, doc * F + F), i * F));
   return {
     terms: TermList.of(terms),
-    offsets: Uint32Array.from(offsets),
-    postDocs: Uint32Array.from(docs),
-    postTfs: Uint16Array.from(tfs),
+    offsets: offsets.slice(0, terms.length + 1),
+    postDocs: docs.slice(0, n),
+    postTfs: tfs.slice(0, n * F),
     lengths,
     notes: live.map((doc) => ({ path: parts.docs[doc].path, chunks: parts.docs[doc].chunkCount })),
   };
+}
+
+/** Copies the postings [from, to) of live notes, renumbered, to `docs`/`tfs` at `n`; the new `n` (a hot loop, optimized alone). */
+function mergeLive(postDocs: Uint32Array, postTfs: Uint16Array, from: number, to: number, newDoc: Int32Array, docs: Uint32Array, tfs: Uint16Array, n: number): number {
+  for (let p = from; p < to; p++) {
+    const d = newDoc[postDocs[p]];
+    if (d < 0) continue;
+    docs[n] = d;
+    for (let f = 0; f < F; f++) tfs[n * F + f] = postTfs[p * F + f];
+    n++;
+  }
+  return n;
 }
