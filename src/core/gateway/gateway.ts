@@ -1,4 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRelay } from './clientRelay';
 import type { McpServerConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter } from '../lifecycle/emitter';
@@ -51,10 +52,17 @@ export class Gateway {
   /** Set when dispose starts: a reload queued behind it (the editor closing) must not start servers again. */
   private disposed = false;
 
+  private readonly _onDidChangeCatalog = new Emitter<'resources' | 'prompts'>();
+  /** Fires when an upstream's resources or prompts changed, or an upstream came or went (list_changed). */
+  readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
+  /** The gateway's client sessions, as upstreams reach them (elicitation, sampling, log messages). */
+  readonly clients = new ClientRelay();
+  private logLevel: LoggingLevel | undefined;
+
   private readonly options: GatewayOptions;
 
   constructor(options: GatewayOptions) {
-    this.options = { ...options };
+    this.options = { ...options, relay: options.relay ?? this.clients };
   }
 
   /**
@@ -106,7 +114,10 @@ export class Gateway {
         result.started.push(server.name);
       }
       const upstream = new Upstream(server, this.options);
-      const listener = upstream.onDidChange(() => this.changed());
+      if (this.logLevel) void upstream.setLogLevel(this.logLevel);
+      const onChange = upstream.onDidChange(() => this.changed());
+      const onCatalog = upstream.onDidChangeCatalog((what) => this._onDidChangeCatalog.fire(what));
+      const listener = { dispose: () => (onChange.dispose(), onCatalog.dispose()) };
       this.upstreams.set(server.name, { upstream, key, listener });
       work.push(upstream.start());
     }
@@ -135,6 +146,18 @@ export class Gateway {
     });
     this._onDidChange.dispose();
     this._onDidChangeTools.dispose();
+    this._onDidChangeCatalog.dispose();
+  }
+
+  /** logging/setLevel from a client: forwarded to every upstream that logs (and to those started later). */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all([...this.upstreams.values()].map(({ upstream }) => upstream.setLogLevel(level)));
+  }
+
+  /** The upstreams in config order (resources and prompts are aggregated from them). */
+  get upstreamList(): Upstream[] {
+    return [...this.upstreams.values()].map(({ upstream }) => upstream);
   }
 
   /** For `process.on('exit')` and editor shutdown: signals every stdio server tree synchronously (SIGKILL by default). */
@@ -186,10 +209,15 @@ export class Gateway {
   }
 
   /** Calls a tool by its exposed name. Throws GatewayError (unknown-tool, upstream-down, upstream-timeout, upstream-call). */
-  async callTool(exposedName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(exposedName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, onprogress?: (progress: Progress) => void): Promise<CallToolResult> {
     const route = this.routes.get(exposedName);
     if (!route) throw new GatewayError('gateway.unknown_tool', `No tool named "${exposedName}" is served by the gateway`);
-    return route.upstream.callTool(route.originalName, args, signal);
+    return route.upstream.callTool(route.originalName, args, signal, onprogress);
+  }
+
+  /** The upstream a served tool belongs to (a session knows whose questions to expect). */
+  upstreamOfTool(exposedName: string): string | undefined {
+    return this.routes.get(exposedName)?.upstream.name;
   }
 
   private changed(): void {

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors';
 import { createGatewayServer, type GatewayServerOptions } from './gatewayServer';
+import { isProtectedResourcePath, serveProtectedResource, unauthorized } from './protectedResource';
 import type { Disposable } from '../lifecycle/disposable';
 
 export interface GatewayHttpOptions extends GatewayServerOptions {
@@ -95,8 +96,11 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!loopbackHost(req) || !loopbackOrigin(req)) return fail(res, 403, 'Forbidden: Host and Origin must be loopback');
-    if (!authorized(req)) return fail(res, 401, 'Unauthorized: a valid bearer token is required');
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return fail(res, 404, 'Not found: the endpoint is /mcp');
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // Public by design (RFC 9728): it only says that no authorization server issues tokens here.
+    if (isProtectedResourcePath(path)) return serveProtectedResource(res, port);
+    if (!authorized(req)) return unauthorized(res, port);
+    if (path !== '/mcp') return fail(res, 404, 'Not found: the endpoint is /mcp');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) existing.lastUsed = now();

@@ -1,5 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type CallToolResult, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientRelay } from './clientRelay';
+import { createUpstreamClient } from './upstreamClient';
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
@@ -42,9 +44,9 @@ export interface UpstreamOptions {
   redactor?: Redactor;
   /** Opens each connection; the entry's configured transport unless injected (tests run servers in-process). */
   transport?: UpstreamTransportFactory;
+  /** Where the upstream's elicitation, sampling and log messages go (the gateway's clients). */
+  relay?: ClientRelay;
 }
-
-const CLIENT_INFO = { name: 'hearth-gateway', version: '0.1.0' };
 
 /**
  * timeout_secs is the reference's tool-call timeout; a start (npx fetching a package, a cold
@@ -74,6 +76,11 @@ export class Upstream {
   private readonly _onDidChange = new Emitter<Upstream>();
   private readonly log: Logger;
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeCatalog = new Emitter<'resources' | 'prompts'>();
+  /** The upstream said its resources or prompts changed (resources/prompts list_changed). */
+  readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
+  /** The log level a gateway client asked for; applied to every connection from now on. */
+  private logLevel: LoggingLevel | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -124,17 +131,33 @@ export class Upstream {
 
   dispose(): void {
     this._onDidChange.dispose();
+    this._onDidChangeCatalog.dispose();
   }
 
-  /** Calls one of this upstream's tools by its own (unprefixed) name, bounded by timeout_secs. */
-  async callTool(originalName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  /** The live client while ready (resources and prompts are asked through it). */
+  get connectedClient(): Client | undefined {
+    return this._state.kind === 'ready' ? this.client : undefined;
+  }
+
+  /** Forwards logging/setLevel, now and on every reconnect, to an upstream that declares logging. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    const client = this.connectedClient;
+    if (client?.getServerCapabilities()?.logging) await client.setLoggingLevel(level, { timeout: 5000 }).catch((error) => this.log.debug(`logging/setLevel: ${describeError(error)}`));
+  }
+
+  /**
+   * Calls one of this upstream's tools by its own (unprefixed) name, bounded by timeout_secs. With
+   * `onprogress` the upstream gets a progress token and its progress notifications come back.
+   */
+  async callTool(originalName: string, args: Record<string, unknown> | undefined, signal?: AbortSignal, onprogress?: (progress: Progress) => void): Promise<CallToolResult> {
     const exposed = exposedToolName(this.config.prefix, originalName);
     const client = this.client;
     if (this._state.kind !== 'ready' || !client) throw this.downError(exposed);
     const gen = this.generation;
     const limit = this.config.timeout_secs;
     try {
-      return (await client.callTool({ name: originalName, arguments: args }, undefined, { timeout: limit * 1000, signal })) as CallToolResult;
+      return (await client.callTool({ name: originalName, arguments: args }, undefined, { timeout: limit * 1000, signal, onprogress })) as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         throw new GatewayError('gateway.upstream_timeout', `Tool "${exposed}" on upstream "${this.name}" did not answer within ${limit} s (timeout_secs)`, this.name, { cause: error });
@@ -190,8 +213,11 @@ export class Upstream {
       });
       if (gen !== this.generation) return;
       this.transport = transport;
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(gen));
+      const client = createUpstreamClient(this.name, this.options.relay, {
+        toolsChanged: () => void this.refreshTools(gen),
+        resourcesChanged: () => gen === this.generation && this._onDidChangeCatalog.fire('resources'),
+        promptsChanged: () => gen === this.generation && this._onDidChangeCatalog.fire('prompts'),
+      });
       client.onerror = (error) => {
         log.debug(`transport error: ${describeError(error)}`);
         // Remote transports report a lost stream as an error without closing; check the connection.
@@ -209,6 +235,7 @@ export class Upstream {
       if (gen !== this.generation) return;
       this.attempt = 0;
       this.setState({ kind: 'ready', toolCount: this._tools.length });
+      if (this.logLevel) void this.setLogLevel(this.logLevel);
       log.info(`ready with ${this._tools.length} tools`);
       this.startPing(gen);
     } catch (error) {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync } from 'node:fs';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpHandle } from '../../../src/core/gateway/gatewayHttp';
@@ -51,7 +51,7 @@ function rawPost(port: number, headers: Record<string, string>): Promise<number>
 }
 
 describe('the gateway as an MCP server', () => {
-  test('an MCP client talks to `hearth gateway` over stdio: kiln + upstream tools, errors as isError', async () => {
+  test('an MCP client talks to `hearth gateway` over stdio: kiln + upstream tools, errors as isError, an unknown tool as −32602', async () => {
     const root = await makeWorkspace();
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -79,9 +79,8 @@ describe('the gateway as an MCP server', () => {
       assert.match(textOf(await client.callTool({ name: 'read_note', arguments: { path: 'hello.md' } })), /from the kiln/);
       const outside = await client.callTool({ name: 'read_note', arguments: { path: '../x.md' } });
       assert.equal(outside.isError, true);
-      const unknown = await client.callTool({ name: 'ev_nope', arguments: {} });
-      assert.equal(unknown.isError, true);
-      assert.match(textOf(unknown), /No tool named "ev_nope"/);
+      // A name nobody serves is a protocol error (−32602), not a tool result.
+      await assert.rejects(client.callTool({ name: 'ev_nope', arguments: {} }), (error: McpError) => error.code === ErrorCode.InvalidParams && /no tool named "ev_nope"/.test(error.message));
       const declined = await client.callTool({ name: 'delete_note', arguments: { path: 'hello.md' } });
       assert.equal(declined.isError, true);
       assert.match(textOf(declined), /declined/);
@@ -151,6 +150,28 @@ describe('the gateway as an MCP server', () => {
       const after = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(!after.includes('ev_echo'));
       await client.close();
+    });
+
+    test('a 401 names the protected-resource metadata, which says the token is pre-shared (no OAuth server)', async () => {
+      const denied = await fetch(handle.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      assert.equal(denied.status, 401);
+      const challenge = denied.headers.get('www-authenticate') ?? '';
+      assert.match(challenge, /^Bearer /);
+      assert.match(challenge, /pre-shared/);
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+      assert.equal(metadataUrl, `http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp`);
+      const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
+      assert.equal(metadata.resource, handle.url);
+      assert.deepEqual(metadata.authorization_servers, []);
+      assert.match(String(metadata.hearth_token), /pre-shared/);
+      assert.ok(!JSON.stringify(metadata).includes(handle.token), 'the metadata never carries the token');
+      // A foreign Host still gets nothing, metadata included (DNS rebinding).
+      const foreign = await new Promise<number>((done, fail) => {
+        request({ host: '127.0.0.1', port: handle.port, path: '/.well-known/oauth-protected-resource', headers: { host: `evil.example:${handle.port}` } }, (res) => (res.resume(), done(res.statusCode ?? 0)))
+          .on('error', fail)
+          .end();
+      });
+      assert.equal(foreign, 403);
     });
 
     test('refuses a missing or wrong token and a foreign Host or Origin', async () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { propertiesSchema } from './propertyValueSchema';
 import { defineKilnTool, jsonResult, type BoundKilnContext, type KilnTool } from './kilnTool';
 import { confineToolPath } from './kilnPath';
 import { KilnToolError } from './kilnToolErrors';
@@ -74,7 +75,7 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
     title: 'Property search',
     description: 'Find notes whose frontmatter has all the given properties, e.g. {"status": "draft", "tags": "project"}. A list property matches when it contains the value.',
     schema: z.strictObject({
-      properties: z.record(z.string(), z.unknown()).refine((value) => Object.keys(value).length > 0, 'give at least one property'),
+      properties: propertiesSchema.refine((value) => Object.keys(value).length > 0, 'give at least one property'),
       limit: limitSchema(50),
     }),
     annotations: READ_ONLY,

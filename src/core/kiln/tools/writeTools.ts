@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { propertiesSchema } from './propertyValueSchema';
 import * as z from 'zod';
 import type { FileChange } from '../../changes/changeJournal';
 import type { ChangeOrigin } from '../../changes/changeRecord';
@@ -12,7 +13,7 @@ import { joinNote, splitNote } from '../note';
 import { readNoteText } from './readTools';
 
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln; ".md" is added when there is no extension');
-const frontmatterSchema = z.record(z.string(), z.unknown());
+const frontmatterSchema = propertiesSchema;
 
 /** Resolves a path for writing: confined to the kiln and always a markdown file. */
 export async function notePathForWrite(ctx: KilnToolContext, path: string): Promise<KilnPath> {
