@@ -62,6 +62,8 @@ export interface IndexRunContext {
   statCacheDir?: string;
   /** Vectors by text hash from another store (`hearth index --copy-to`): used before the embedder. */
   vectorSource?: ReadonlyMap<string, Float32Array>;
+  /** Told which notes changed (their new text) and when each is written: searches meanwhile match them on words. */
+  pending?: { waiting(notes: readonly { path: string; text: string }[]): void; written(path: string): void };
 }
 
 /** Commit at least this often so an interrupted first index keeps most of its work. */
@@ -120,6 +122,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     else changed.push({ path: note.path, text });
   });
   changed.sort((a, b) => (a.path < b.path ? -1 : 1));
+  ctx.pending?.waiting(changed);
 
   let lastCommit = performance.now();
   let dirty = report.removed > 0;
@@ -142,6 +145,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
       const records = chunks.map((c, i) => chunkRecord(note, c, i));
       const meta = { frontmatter: note.frontmatter, tags: note.tags, links: note.links.map((link) => link.target) };
       await store.upsertNote(note.path, records, vectors.slice(at, at + chunks.length), note.contentHash, meta);
+      ctx.pending?.written(note.path);
       at += chunks.length;
       if (chunks.length === 0) continue;
       report.embeddedNotes++;

@@ -4,11 +4,12 @@ import { HearthError, isHearthError } from '../errors';
 import type { Logger, Progress } from '../host';
 import { groupLines, MAX_SECTIONS } from './search/noteRanking';
 import { lexicalOnlySearch, rankedSearch, type RankedSearchSides, type SearchRequest } from './search/rankedSearch';
+import { PendingNotes } from './search/pendingNotes';
 import type { QueryEmbeddingWorker } from './embedders/queryEmbedding';
 import { embedderSetup, type EmbedderDeps, type EmbedderSetup } from './embedders/createEmbedder';
 import type { Embedder } from './embedders/embedder';
 import { runIndex, type IndexReport, type IndexRunOptions } from './indexer';
-import type { SearchResult } from './search/searchResult';
+import { withoutZeroRelevance, type SearchResult } from './search/searchResult';
 import { readStoredHeader } from './storedHeader';
 import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
@@ -73,6 +74,8 @@ export class KilnIndex {
   private mutations = 0;
   private writing = 0;
   private readonly lexicalSide: StoreBm25;
+  /** A run's changed notes not yet embedded: searches meanwhile find them by their new words. */
+  private readonly pending = new PendingNotes();
   /** The counters above, for the lexical side and a search to tell whether notes changed under them. */
   private readonly runState = () => ({ version: this.version, mutations: this.mutations, writing: this.writing });
   private runProgress?: Progress;
@@ -167,6 +170,7 @@ export class KilnIndex {
           {
             kilnRoot: this.options.kilnRoot, rules: this.options.processing, store: this.store(), embedder: () => this.getEmbedder(),
             batching: { ...this.setup.batching, log: this.options.log }, log: this.options.log, statCacheDir: this.dir, vectorSource: this.options.copySource?.vectors,
+            pending: this.pending,
           },
           { ...options, progress },
         );
@@ -183,6 +187,7 @@ export class KilnIndex {
         await this.reopen();
         report = await run();
       } finally {
+        this.pending.clear();
         this.runProgress = undefined;
         this.building = undefined;
         this.version++;
@@ -252,10 +257,16 @@ export class KilnIndex {
     // The notes on disk (the markdown and YAML parsers load for these modes only).
     if (mode === 'property') return (await import('./search/diskSearch')).propertyModeSearch(this.options.kilnRoot, this.options.processing, query, limit, request.signal);
     const sides: RankedSearchSides = { store: await this.store(), lexicalSide: this.lexicalSide, changes: this.runState };
-    if (mode === 'hybrid' && request.lexicalOnly) return lexicalOnlySearch(sides, query, { ...request, limit });
-    const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
-    embedding.catch(() => undefined);
-    return rankedSearch(sides, query, mode, embedding, { ...request, limit });
+    let ranked: SearchResult[];
+    if (mode === 'hybrid' && request.lexicalOnly) ranked = await lexicalOnlySearch(sides, query, { ...request, limit });
+    else {
+      const embedding = request.queryVector ?? this.embedQuery(query, request.signal);
+      embedding.catch(() => undefined);
+      ranked = await rankedSearch(sides, query, mode, embedding, { ...request, limit });
+    }
+    // Rows that round to 0 % relevance only pad the list; notes a run is updating match on their new words.
+    const merged = request.chunks ? ranked : this.pending.merge(ranked, query, limit, request.snippetChars);
+    return withoutZeroRelevance(merged);
   }
 
   /**

@@ -35,6 +35,11 @@ export function joinHeading(headingPath: readonly string[]): string {
   return headingPath.join(' > ');
 }
 
+/** Results without those that round to 0 % relevance (every surface shows whole percents): they only pad a list. */
+export function withoutZeroRelevance<T extends { score: number }>(results: T[]): T[] {
+  return results.filter((r) => Math.round(r.score * 100) > 0);
+}
+
 /** Scores are shown with 4 decimals at most (they are relevances, not measurements). */
 export function roundScore(score: number): number {
   return Math.round(Math.min(1, Math.max(0, score)) * 1e4) / 1e4;
