@@ -15,7 +15,8 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/host';
-import { chatEventToLmPart, estimateLmTokens, lmMessagesToChat, lmToolsToDefinitions } from '../../core/llm/lmParts';
+import { estimateLmTokens } from '../../core/llm/lmParts';
+import { respondForEditor } from '../../core/llm/lmResponse';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import { offeredProviders, splitOfferedModelId } from '../../core/llm/offeredModels';
 import type { ModelInfo, ProviderSettings } from '../../core/llm/types';
@@ -115,18 +116,11 @@ export class HearthLanguageModels implements vscode.LanguageModelChatProvider {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      const provider = this.deps.runtime.provider(settings);
-      const chat = lmMessagesToChat(messages.map(toPlainMessage));
-      for await (const event of provider.chat(chat, lmToolsToDefinitions(options.tools), { model: id.model }, abort.signal)) {
-        if (token.isCancellationRequested) return;
-        const part = chatEventToLmPart(event);
-        const out = part && fromPlainPart(part);
+      const request = { messages: messages.map(toPlainMessage), model: id.model, ...(options.tools ? { tools: options.tools } : {}) };
+      await respondForEditor(this.deps.runtime.provider(settings), request, (part) => {
+        const out = fromPlainPart(part);
         if (out) progress.report(out);
-      }
-    } catch (error) {
-      if (token.isCancellationRequested) return;
-      // VS Code shows and logs this text: it never carries a key.
-      throw new Error(this.deps.redactor.redact(`Hearth (${settings.name}): ${describeError(error)}`), { cause: error });
+      }, abort.signal, this.deps.redactor);
     } finally {
       cancel.dispose();
     }
