@@ -26,6 +26,7 @@ import { createCliIndex } from './indexContext';
 import { createLlmContext, type LlmContext } from './llmContext';
 import { terminalReviewer } from './terminalReview';
 import type { CliIo } from './cliIo';
+import type { ChangeReviewer } from '../core/changes/changeReview';
 
 export interface AgentContext {
   llm: LlmContext;
@@ -49,7 +50,7 @@ function cliScript(): string | undefined {
   return script && /\.(c|m)?js$/.test(script) ? script : undefined;
 }
 
-export async function createAgentContext(io: CliIo, flags: CommonFlags, options: { startGateway: boolean }): Promise<AgentContext> {
+export async function createAgentContext(io: CliIo, flags: CommonFlags, options: { startGateway: boolean; reviewer?: ChangeReviewer }): Promise<AgentContext> {
   // Listing agents runs with a note; starting one needs every key a session can use.
   const llm = await createLlmContext(io, flags, undefined, { areas: options.startGateway ? ['llm', 'kiln', 'agents', 'acp', 'mcp'] : [] });
   const { cli, loaded } = llm;
@@ -60,7 +61,7 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   let index: KilnIndex | undefined;
   const semanticSearch = indexSemanticSearch(() => (index ??= createCliIndex(cli, io)), (current) => current.update());
   // Kiln edits are reviewed as diffs on the terminal (or --yes); other writing tools ask through the loop.
-  const reviewer = terminalReviewer({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: cli.redactor });
+  const reviewer = options.reviewer ?? terminalReviewer({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: cli.redactor });
   const kilnContext = kilnToolContext(config, cli.host, workspaceRoot, semanticSearch, reviewer);
   let gateway: Gateway | undefined;
   if (options.startGateway && config.mcp.servers.length > 0) {

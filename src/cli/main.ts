@@ -45,6 +45,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   undo: { summary: 'Undo the newest agent turn, or one change: hearth undo [ID] [--force]', load: async () => (await import('./commands/undo')).run },
   trust: { summary: 'Trust a folder so its .hearth/config.toml may start servers and agents and use its endpoints and keys (--list, --revoke)', load: async () => (await import('./commands/trust')).run },
   agents: { summary: 'List internal agents (cards) and external ACP agents with availability (--json)', load: async () => (await import('./commands/agents')).run },
+  acp: { summary: 'Serve Hearth\'s own agents (kiln and the cards) over ACP on stdio, for Zed, JetBrains or another ACP client', load: async () => (await import('./commands/acp')).run },
 };
 
 /** Exit codes other than 1 for an expected failure: 2 a wrong command line, 3 an untrusted folder (cliTrust.ts). */
