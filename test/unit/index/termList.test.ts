@@ -1,4 +1,4 @@
-// The lexical file's term list kept as its text (src/core/index/termList.ts): lookups by whole term,
+// The lexical file's term list kept as its text (src/core/index/words/termList.ts): lookups by whole term,
 // ids as the list orders them, and a text whose term count is not its header's is damage.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
