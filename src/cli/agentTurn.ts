@@ -8,6 +8,9 @@ import { RecordedSession } from '../core/agents/transcripts';
 import { formatSource, SourceList, type Source } from '../core/chat/sources';
 import type { Usage } from '../core/llm/types';
 
+/** `hearth ask --agent`'s exit code when an edit the agent asked for was rejected or denied (the turn itself ended well). */
+export const EXIT_NOT_APPLIED = 4;
+
 export interface TurnOutput {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -51,9 +54,12 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
   const tools = new Map<string, ToolRecord>();
   const seen: AgentEvent[] = [];
   const errors: { code: string; message: string; remedy?: string }[] = [];
+  /** Edits the agent asked for that were rejected in review or denied: the exit code says so (4). */
+  let notApplied = 0;
   const stderrLine = (text: string) => {
-    // Tool lines between answer chunks start on a line of their own in a terminal.
-    if (!out.json && message && !message.endsWith('\n') && (out.stdout as { isTTY?: boolean }).isTTY) {
+    // Tool lines between answer chunks start on a line of their own (`Updating Basil.` then `→ Update
+    // note`), in a terminal and where both streams go to one file or pipe.
+    if (!out.json && message && !message.endsWith('\n')) {
       out.stdout.write('\n');
       message += '\n';
     }
@@ -78,7 +84,8 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
         if (event.result !== undefined) record.result = event.result;
         tools.set(event.id, record);
         if (out.json || event.status === 'in_progress' || event.status === 'pending') break;
-        const mark = event.status === 'completed' ? '✓' : event.status === 'denied' ? '⊘ denied' : '✗ failed';
+        if (event.status === 'denied' || event.code === 'changes.rejected') notApplied++;
+        const mark = event.status === 'completed' ? '✓' : event.status === 'denied' ? '⊘ denied' : event.code === 'changes.rejected' ? '⊘ rejected' : '✗ failed';
         stderrLine(`  ${mark} ${record.name}${event.status !== 'completed' && event.result ? `: ${oneLine(event.result)}` : ''}`);
         break;
       }
@@ -128,5 +135,5 @@ export async function runAgentTurn(session: AgentSession, prompt: string, attach
     if (message && !message.endsWith('\n')) out.stdout.write('\n');
     if (sources.length > 0) out.stdout.write(formatSourcesForTerminal(sources));
   }
-  return stopReason === 'cancelled' ? 130 : stopReason === 'error' ? 1 : 0;
+  return stopReason === 'cancelled' ? 130 : stopReason === 'error' ? 1 : notApplied > 0 ? EXIT_NOT_APPLIED : 0;
 }

@@ -33,7 +33,8 @@ export type AgentEvent =
   | { type: 'text'; text: string }
   | { type: 'thought'; text: string }
   | { type: 'tool_call'; id: string; name: string; title?: string; arguments?: unknown; status: ToolCallStatus }
-  | { type: 'tool_update'; id: string; status: ToolCallStatus; result?: string; isError?: boolean }
+  /** `code`: a failed kiln tool's error code (`changes.rejected` when the user rejected the edit). */
+  | { type: 'tool_update'; id: string; status: ToolCallStatus; result?: string; isError?: boolean; code?: string }
   | { type: 'plan'; entries: PlanEntry[] }
   /** A command the agent runs through Hearth's terminal: its output so far (the tail), and how it ended. */
   | { type: 'terminal'; id: string; command: string; output: string; truncated?: boolean; exit?: { code: number | null; signal: string | null } }

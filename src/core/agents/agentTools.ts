@@ -8,12 +8,14 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeOrigin } from '../changes/changeRecord';
 import { describeError } from '../errors';
 import type { GatewayTool } from '../gateway/gateway';
-import type { KilnTool } from '../kiln/tools/kilnTool';
+import { ERROR_CODE_META, type KilnTool } from '../kiln/tools/kilnTool';
 import type { ToolDefinition } from '../llm/types';
 
 export interface ToolOutcome {
   text: string;
   isError: boolean;
+  /** A failed kiln tool's error code (`changes.rejected`: the user rejected the edit in review). */
+  code?: string;
 }
 
 export interface AgentTool {
@@ -61,7 +63,8 @@ export function fromKilnTool(tool: KilnTool, reviewed = false): AgentTool {
     definition: definitionOf(tool.definition, tool.name),
     async call(args, signal, origin) {
       const result = await tool.call(args, signal, origin);
-      return { text: resultText(result), isError: result.isError === true };
+      const code = result._meta?.[ERROR_CODE_META];
+      return { text: resultText(result), isError: result.isError === true, ...(typeof code === 'string' ? { code } : {}) };
     },
   };
 }

@@ -23,7 +23,7 @@ before(async () => {
   const toolsThisTurn = (r: { messages: { role: string }[] }) => r.messages.slice(r.messages.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'tool').length;
   const mentions = (r: { messages: unknown[] }, key: string) => JSON.stringify(r.messages).includes(key);
   server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') && toolsThisTurn(r) > 0 } as never, { content: 'Finished.' });
-  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') } as never, { toolCalls: [{ id: 'd1', name: 'delete_note', arguments: '{"path":"old.md"}' }] });
+  server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-delete') } as never, { content: 'Deleting it.', toolCalls: [{ id: 'd1', name: 'delete_note', arguments: '{"path":"old.md"}' }] });
   server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-bread') && toolsThisTurn(r) > 0 } as never, { content: 'Bake at 230 C, see recipes/bread.md:6.' });
   server.mock.on({ predicate: (r: never) => mentions(r, 'KEY-bread') } as never, {
     toolCalls: [
@@ -88,10 +88,14 @@ test('hearth agents --json: cards, profiles with availability, the default, card
   assert.match(text.stdout, /Cards not loaded:\n {2}\.hearth\/agents\/broken\.md: no YAML frontmatter/);
 });
 
-test('hearth ask --agent kiln: an edit is shown as a diff and, with nobody at a terminal, rejected (the agent is told); --yes accepts it', async () => {
+test('hearth ask --agent kiln: an edit is shown as a diff and, with nobody at a terminal, rejected (the agent is told, exit 4); --yes accepts it', async () => {
   const rejected = await hearth(['ask', '--agent', 'kiln', 'KEY-delete old please'], 'y\n');
-  assert.equal(rejected.code, 0, rejected.stderr);
-  assert.equal(rejected.stdout, 'Finished.\n');
+  // (#29) The edit asked for was not applied: exit 4, and the tool line reads "rejected", not "failed".
+  assert.equal(rejected.code, 4, rejected.stderr);
+  assert.match(rejected.stderr, /⊘ rejected delete_note: The user rejected the change to old\.md/);
+  assert.doesNotMatch(rejected.stderr, /✗ failed/);
+  // The answer's text before the tool call ends its line ("Deleting it." / "→ Delete note").
+  assert.equal(rejected.stdout, 'Deleting it.\nFinished.\n');
   assert.match(rejected.stderr, /→ Delete note \{"path":"old.md"\}/);
   // One question: the diff review replaces the old yes/no permission prompt.
   assert.doesNotMatch(rejected.stderr, /Always allow in this conversation/);
@@ -103,7 +107,7 @@ test('hearth ask --agent kiln: an edit is shown as a diff and, with nobody at a 
   assert.equal(allowed.code, 0, allowed.stderr);
   const turn = JSON.parse(allowed.stdout);
   assert.equal(turn.agent, 'kiln');
-  assert.equal(turn.message, 'Finished.');
+  assert.equal(turn.message, 'Deleting it.Finished.');
   assert.deepEqual(turn.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['delete_note', 'completed']]);
   assert.ok(!existsSync(join(root, 'old.md')));
   // Every run left a transcript in the workspace.

@@ -115,7 +115,7 @@ export class InternalAgentSession implements AgentSession {
         seen.set(key, repeats + 1);
         const tool = byName.get(call.name);
         yield { type: 'tool_call', id: call.id, name: call.name, title: tool?.title, arguments: call.arguments, status: 'pending' };
-        let outcome: { text: string; isError: boolean; denied?: boolean };
+        let outcome: { text: string; isError: boolean; denied?: boolean; code?: string };
         if (signal.aborted) outcome = { text: 'Cancelled by the user before it ran.', isError: true, denied: true };
         else if (repeats > 0) {
           insisted ||= repeats > 1;
@@ -133,7 +133,7 @@ export class InternalAgentSession implements AgentSession {
           outcome = await reviewsAtOnce.get(call)!;
         } else outcome = yield* this.runTool(tool, call, signal);
         const status = outcome.denied ? 'denied' : outcome.isError ? 'failed' : 'completed';
-        yield { type: 'tool_update', id: call.id, status, result: shorten(outcome.text), isError: outcome.isError || undefined };
+        yield { type: 'tool_update', id: call.id, status, result: shorten(outcome.text), isError: outcome.isError || undefined, ...(outcome.code ? { code: outcome.code } : {}) };
         turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text, ...(outcome.isError ? { isError: true } : {}) });
       }
       if (signal.aborted) return 'cancelled';
@@ -183,7 +183,7 @@ export class InternalAgentSession implements AgentSession {
     }
   }
 
-  private async *runTool(tool: AgentTool, call: ToolCall, signal: AbortSignal): AsyncGenerator<AgentEvent, { text: string; isError: boolean; denied?: boolean }> {
+  private async *runTool(tool: AgentTool, call: ToolCall, signal: AbortSignal): AsyncGenerator<AgentEvent, { text: string; isError: boolean; denied?: boolean; code?: string }> {
     if (!tool.readOnly && !tool.reviewed && this.options.confirmDestructive && !this.alwaysAllowed.has(tool.name)) {
       const answer = await askPermission(this.options.host, tool, call, signal, this.options.log);
       if (answer === 'always') this.alwaysAllowed.add(tool.name);

@@ -115,9 +115,13 @@ export function defineKilnTool<S extends z.ZodType>(spec: {
   };
 }
 
+/** The `_meta` key of a failed kiln tool's result that holds the error's `code`. */
+export const ERROR_CODE_META = 'hearth/errorCode';
+
 export function toolError(error: unknown): CallToolResult {
   const text = isHearthError(error) ? error.message : `Tool failed: ${describeError(error)}`;
-  return { content: [{ type: 'text', text }], isError: true };
+  // The code rides along (MCP's _meta) so a host can tell a rejected edit from a failed one.
+  return { content: [{ type: 'text', text }], isError: true, ...(isHearthError(error) ? { _meta: { [ERROR_CODE_META]: error.code } } : {}) };
 }
 
 /** A result carrying both a readable JSON text and structured content. */
