@@ -98,6 +98,8 @@ export class TurnView {
         const view = this.tools.get(event.id);
         if (!view) return this.toolCall({ type: 'tool_call', id: event.id, name: event.id, status: event.status, ...(event.result !== undefined ? { result: event.result } : {}), ...(event.isError ? { isError: true } : {}) });
         this.updateTool(view, event.status, event.result, event.isError);
+        // The user rejected the edit in review: not a failure of the tool.
+        if (event.code === 'changes.rejected') view.querySelector('.tool-status')!.textContent = 'rejected';
         return;
       }
       case 'plan': {

@@ -109,6 +109,10 @@ test('tool calls are collapsed with name, arguments and result; permission promp
   assert.equal($('.tool-name').textContent, 'create_note');
   assert.equal($('.tool-status').textContent, 'denied');
   assert.deepEqual(JSON.parse($('.tool-args').textContent!), { path: 'a.md', content: '# A' });
+  // (#29) An edit the user rejected in review reads "rejected", not "failed".
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_call', id: 'c9', name: 'update_note', arguments: { path: 'a.md' }, status: 'in_progress' } });
+  app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_update', id: 'c9', status: 'failed', isError: true, code: 'changes.rejected' } });
+  assert.equal(doc.querySelector('details.tool[data-status="failed"] .tool-status')!.textContent, 'rejected');
 
   app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_call', id: 'c2', name: 'read_note', arguments: { path: 'b.md' }, status: 'in_progress' } });
   app.receive({ type: 'event', turnId: 't1', event: { type: 'tool_update', id: 'c2', status: 'completed', result: '<b>note text</b>' } });
