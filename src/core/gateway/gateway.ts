@@ -47,6 +47,7 @@ export class Gateway {
   /** Fires when the set of served tools changes (an MCP server turns this into tools/list_changed). */
   readonly onDidChangeTools = this._onDidChangeTools.event;
   private servedSignature = '';
+  private readySignature = '';
   /** Applies and stops run one at a time: two quick config reloads must not race on the same upstream. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Set when dispose starts: a reload queued behind it (the editor closing) must not start servers again. */
@@ -233,6 +234,13 @@ export class Gateway {
     }
     this.routes = routes;
     this._onDidChange.fire();
+    // An upstream becoming ready or going away changes the resources and prompts served.
+    const ready = [...this.upstreams.values()].filter(({ upstream }) => upstream.state.kind === 'ready').map(({ upstream }) => upstream.name).join('\n');
+    if (ready !== this.readySignature) {
+      this.readySignature = ready;
+      this._onDidChangeCatalog.fire('resources');
+      this._onDidChangeCatalog.fire('prompts');
+    }
     const signature = JSON.stringify(this.tools().map((tool) => [tool.exposedName, tool.definition.description, tool.definition.inputSchema]));
     if (signature !== this.servedSignature) {
       this.servedSignature = signature;

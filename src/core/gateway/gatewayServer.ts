@@ -10,6 +10,7 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { serveCatalog } from './gatewayCatalog';
 import { gatewayPeer } from './gatewayPeer';
 import { progressRelay } from './progressRelay';
 import { describeError, isHearthError } from '../errors';
@@ -77,7 +78,7 @@ export function createGatewayServer(options: GatewayServerOptions): Disposable &
   const server = new Server(
     { name: 'hearth', title: 'Hearth gateway', version: options.version ?? '0.1.0' },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
       instructions: 'Hearth: tools for the notes in the kiln (read_note, text_search, semantic_search, …) and the configured upstream tool servers (prefixed names).',
     },
   );
@@ -110,6 +111,7 @@ export function createGatewayServer(options: GatewayServerOptions): Disposable &
       if (server.transport && server.getClientCapabilities()) server.sendToolListChanged().catch(() => {});
     }),
     options.gateway.clients.attach(peer),
+    serveCatalog(server, options.gateway, () => kilnToolsOf(options)),
   ];
   return { server, dispose: () => subscriptions.forEach((subscription) => void subscription.dispose()) };
 }

@@ -274,6 +274,8 @@ export class Upstream {
   }
 
   private async listTools(client: Client): Promise<UpstreamTool[]> {
+    // A server of resources or prompts only has no tools to list (asking would be refused).
+    if (!client.getServerCapabilities()?.tools) return [];
     const keep = toolFilter(this.config.allowed_tools, this.config.blocked_tools);
     const tools: UpstreamTool[] = [];
     let cursor: string | undefined;
