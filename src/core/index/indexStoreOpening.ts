@@ -1,5 +1,4 @@
 import type { EmbedderSetup } from './embedders/createEmbedder';
-import { chooseDimension } from './store/postgresModels';
 import { postgresOptions } from './store/postgresOptions';
 import { openOrRebuildVectorStore, type OpenedStore } from './store/openStore';
 import { readStoredHeader } from './storedHeader';
@@ -25,9 +24,9 @@ export async function openIndexStore(
   if (kind === 'postgres') {
     // The shared database: the model's dimension comes from it when any member stored this model.
     const database = await postgresOptions(options, dir);
-    const { PostgresStore } = await import('./store/postgresStore');
+    const [{ PostgresStore }, { chooseDimension, modelsInDatabase }] = await Promise.all([import('./store/postgresStore'), import('./store/postgresModels')]);
     const own = async () => options.copySource?.dim ?? (await probeDimension());
-    const rows = await PostgresStore.storedModels(database, providerType, model);
+    const rows = await modelsInDatabase(database.url, providerType, model);
     const dim = (await chooseDimension(rows, own, (message) => options.log.child('index').warn(message), { provider: providerType, model })) ?? (await own());
     const store = new PostgresStore(database, { providerType, model, dim });
     try {

@@ -1,4 +1,6 @@
 import type { PoolClient } from 'pg';
+import { createPool, describeDatabase, withClient } from './postgresConnection';
+import { migrate } from './postgresSchema';
 
 /** One `hearth_models` row of a provider and model name: a dimension someone's endpoint answered. */
 export interface StoredModel {
@@ -10,6 +12,23 @@ export interface StoredModel {
 export async function storedModels(client: PoolClient, provider: string, model: string): Promise<StoredModel[]> {
   const rows = await client.query<StoredModel>('SELECT id, dim FROM hearth_models WHERE provider = $1 AND model = $2 ORDER BY id', [provider, model]);
   return rows.rows;
+}
+
+/**
+ * The rows of (provider, model) in the database at `url` (migrated first), so opening needs no probe
+ * embedding when there is one: a member joining an indexed kiln makes no embedding call at all.
+ */
+export async function modelsInDatabase(url: string, provider: string, model: string): Promise<StoredModel[]> {
+  const where = describeDatabase(url);
+  const pool = createPool(url, () => {});
+  try {
+    return await withClient(pool, where, async (client) => {
+      await migrate(client, where);
+      return storedModels(client, provider, model);
+    });
+  } finally {
+    await pool.end().catch(() => {});
+  }
 }
 
 /** The warning for a row this member does not use (its vectors are another model's, of another length). */

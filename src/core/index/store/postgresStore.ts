@@ -6,7 +6,7 @@ import { createPool, describeDatabase, inTransaction, withClient } from './postg
 import { ensureModel, migrate, vectorExpression, vectorIndexKind, type VectorIndexKind } from './postgresSchema';
 import { lexicalRows, propertyRows } from './postgresSearch';
 import { ClaimOnce, claimKiln, type ConfirmKilnClaim } from './postgresKilnClaim';
-import { skippedModelWarning, storedModels, type StoredModel } from './postgresModels';
+import { skippedModelWarning } from './postgresModels';
 import { lockNote, noNul, toRecord, writeNoteRows, type ChunkRow } from './postgresNoteRows';
 import {
   StoreUsageError, type ChunkRecord, type LexicalNote, type NoteMeta, type PropertyNote, type SearchHit, type SearchOptions, type StoreHeader, type VectorStore,
@@ -47,6 +47,7 @@ export class PostgresStore implements VectorStore {
   private notes = new Map<string, { hash: string; chunks: ChunkRecord[] }>();
   private live = 0;
   private readonly claim = new ClaimOnce();
+  private fitting?: Promise<void>;
   /** text hash → this kiln's chunks with it, for mapping search rows; dropped on every change. */
   private byHash?: Map<string, ChunkRecord[]>;
 
@@ -66,22 +67,6 @@ export class PostgresStore implements VectorStore {
 
   get count(): number {
     return this.live;
-  }
-
-  /**
-   * The rows of this model (one per dimension stored under its name), so opening needs no probe
-   * embedding when there is one (a member joining an indexed kiln makes no embedding call at all).
-   */
-  static async storedModels(options: PostgresStoreOptions, provider: string, model: string): Promise<StoredModel[]> {
-    const store = new PostgresStore(options, { providerType: provider, model, dim: 1 });
-    try {
-      return await store.withClient(async (client) => {
-        await migrate(client, store.where);
-        return storedModels(client, provider, model);
-      });
-    } finally {
-      await store.dispose();
-    }
   }
 
   async open(): Promise<void> {
@@ -163,13 +148,18 @@ export class PostgresStore implements VectorStore {
    * answers (it serves a different model under the same name): that row is skipped with a
    * warning naming it, and this member's vectors go under a row of their own dimension.
    */
-  private async fitDimension(dim: number): Promise<void> {
-    if (dim === this.header.dim) return;
+  private fitDimension(dim: number): Promise<void> {
+    // Writers of other notes meanwhile wait for the switch (and do not warn again).
+    if (this.fitting) return this.fitting.then(() => this.fitDimension(dim));
+    if (dim === this.header.dim) return Promise.resolve();
     const { providerType, model } = this.header;
     this.options.log?.(skippedModelWarning({ id: this.modelId, dim: this.header.dim }, providerType, model, dim));
-    this.modelId = await this.withClient((client) => ensureModel(client, providerType, model, dim));
-    this.header.dim = dim;
-    await this.refresh();
+    this.fitting = (async () => {
+      this.modelId = await this.withClient((client) => ensureModel(client, providerType, model, dim));
+      this.header.dim = dim;
+      await this.refresh();
+    })().finally(() => (this.fitting = undefined));
+    return this.fitting;
   }
 
   /** Before any row of the kiln is replaced: this root's claim on the kiln id (asked once). */
