@@ -168,6 +168,11 @@ test('static model: a truncated table, a vocabulary/matrix size mismatch and a N
     writeFileSync(table(d), bytes);
   }), /model\.safetensors holds NaN in the row of token "\[MASK\]" \(row 4\)|holds NaN in the row of token/);
   await invalid(brokenModel((d) => writeFileSync(join(d, 'tokenizer.json'), '{"model": ')), /tokenizer\.json is not valid JSON/);
+  // A newer model2vec table (per-token weights) is refused, not read as if it had none.
+  await invalid(brokenModel((d) => {
+    const rows = Object.keys(staticVocabulary()).length;
+    writeFileSync(table(d), safetensorsBytes({ embeddings: { dtype: 'F32', shape: [rows, 4], values: new Float32Array(rows * 4).fill(0.5) }, weights: { dtype: 'F32', shape: [rows], values: new Float32Array(rows).fill(1) } }));
+  }), /holds a "weights" tensor \(a newer model2vec format than Hearth reads\)/);
   await assert.rejects(embedOne(join(tmpdir(), 'hearth-no-such-model-folder'), 'x'), hasCode('embedding.model_missing'));
 });
 
