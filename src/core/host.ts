@@ -47,9 +47,10 @@ export interface Host {
   withProgress<T>(options: ProgressOptions, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Promise<T>;
   /**
    * Asks the user before destructive work. Hosts answer true without asking when
-   * `[cli].confirm_destructive` is false (or `--yes` was given in the CLI).
+   * `[cli].confirm_destructive` is false (or `--yes` was given in the CLI). `action` labels the
+   * button that proceeds in the editor ("Clear Index"); the CLI asks y/N.
    */
-  confirm(message: string, detail?: string): Promise<boolean>;
+  confirm(message: string, detail?: string, action?: string): Promise<boolean>;
   /**
    * Asks about a write to a protected path (DESIGN.md decision 15) — every time, whatever
    * `confirm_destructive` or `--yes` say. Resolves undefined when nobody can be asked (no terminal);

@@ -39,9 +39,10 @@ export class EditorHost implements Host {
     );
   }
 
-  async confirm(message: string, detail?: string): Promise<boolean> {
+  async confirm(message: string, detail?: string, action?: string): Promise<boolean> {
     if (!this.cliConfig().confirm_destructive) return true;
-    const proceed = 'Continue';
+    // The button names what happens ("Clear Index"); "Continue" only where the caller names nothing.
+    const proceed = action ?? 'Continue';
     const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, proceed);
     return answer === proceed;
   }

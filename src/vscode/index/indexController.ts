@@ -185,7 +185,7 @@ export class IndexController implements vscode.Disposable {
       index.kind === 'postgres'
         ? ['Clear this kiln from the shared team index?', 'Deletes this kiln\'s notes and chunks from the PostgreSQL team database, for every member who uses it (the shared vectors stay). Search of this kiln is empty for everyone until someone runs "Hearth: Reindex".']
         : ['Clear the Hearth index?', `Removes ${index.dir}. Run "Hearth: Reindex" to build it again.`];
-    if (!(await this.host.confirm(question, detail))) return;
+    if (!(await this.host.confirm(question, detail, 'Clear Index'))) return;
     await index.clear();
     this.unfinished = undefined;
     this.setState({ kind: 'ready', notes: 0, chunks: 0 });
