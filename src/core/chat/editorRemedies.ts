@@ -13,6 +13,7 @@ const EDITOR_REMEDIES: Partial<Record<ErrorCode, string>> = {
   'llm.timeout': 'Retry, or raise timeout_secs for this provider ("Hearth: Open Workspace Config").',
   'llm.unknown_provider': 'Choose a configured model with "Hearth: Switch Model".',
   'llm.missing_endpoint': 'Set endpoint for this provider ("Hearth: Open Workspace Config").',
+  'llm.overloaded': 'Retry in a minute, or pick another model for now with "Hearth: Switch Model".',
   'llm.request_failed': 'Check the provider in "Hearth: Show Effective Config", then Retry; details are in "Hearth: Show Log".',
 };
 

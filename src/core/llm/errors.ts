@@ -24,6 +24,8 @@ export type LlmErrorCode =
   | 'llm.unknown_provider'
   /** A provider type that needs an endpoint (custom) has none. */
   | 'llm.missing_endpoint'
+  /** 503 (or Anthropic's 529): the provider is overloaded or down for a while; nothing on this side is wrong. */
+  | 'llm.overloaded'
   | 'llm.request_failed';
 
 export class LlmError extends HearthError {
@@ -122,6 +124,9 @@ export function toLlmError(error: unknown, ctx: ClassifyContext): HearthError {
     return new LlmError('llm.model_not_found', `model "${model}" not found on ${who}. ${remedy}`, settings.name, { cause: error });
   }
   const detail = sdkDetail(error, status, ctx.redactor);
+  if (status === 503 || status === 529) {
+    return new LlmError('llm.overloaded', `${who} is overloaded or unavailable for now (${detail}).`, settings.name, { cause: error });
+  }
   return new LlmError('llm.request_failed', `${ctx.operation === 'list' ? 'listing models of' : 'request to'} ${who} failed: ${detail}`, settings.name, { cause: error });
 }
 

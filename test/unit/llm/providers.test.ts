@@ -4,6 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProvider } from '../../../src/core/llm/createProvider';
 import { isLlmError } from '../../../src/core/llm/errors';
+import { llmRemedy } from '../../../src/core/agents/internal/llmRemedy';
+import { editorRemedy } from '../../../src/core/chat/editorRemedies';
 import type { ChatEvent, ChatMessage, LlmProvider, ToolDefinition } from '../../../src/core/llm/types';
 import type { LlmProviderType } from '../../../src/core/config/providerTypes';
 import { closedPort, endpointFor, GOOD_KEY, lastWire, settingsFor, startMockLlm, type MockLlm } from './mockLlm';
@@ -41,6 +43,7 @@ before(async () => {
   // Answers after 3 s: far past the 150 ms timeout, so a loaded machine cannot blur the two.
   m.on({ userMessage: 'slow' }, { content: 'eventually' }, { latency: 3000 });
   m.on({ userMessage: 'nomodel', model: 'missing' }, { error: { message: 'model "missing" not found', type: 'not_found_error' }, status: 404 });
+  m.on({ userMessage: 'busy' }, { error: { message: 'The server is overloaded', type: 'overloaded_error' }, status: 503 });
   authServer = await startMockLlm({ auth: true });
   authServer.mock.on({ userMessage: 'hello' }, { content: 'authorised' });
 });
@@ -131,6 +134,14 @@ for (const type of TYPES) {
       const error = await rejection(collect(provider(type, { model: 'missing' }).chat([{ role: 'user', content: 'nomodel' }], [])));
       assert.ok(isLlmError(error, 'llm.model_not_found'), String(error));
       assert.match((error as Error).message, type === 'local_runner' ? /ollama pull missing/ : /hearth models/);
+    });
+
+    test('(#29) HTTP 503 "overloaded" is llm.overloaded, with a remedy that says to retry later or use another model', async () => {
+      const error = await rejection(collect(provider(type).chat([{ role: 'user', content: 'busy' }], [])));
+      assert.ok(isLlmError(error, 'llm.overloaded'), String(error));
+      assert.match((error as Error).message, /overloaded/);
+      assert.match(llmRemedy('llm.overloaded')!, /Try again in a minute, or use another model/);
+      assert.match(editorRemedy('llm.overloaded')!, /Retry in a minute, or pick another model/);
     });
 
     test('lists the models the endpoint serves', async () => {

@@ -14,6 +14,7 @@ const REMEDIES: Partial<Record<ErrorCode, string>> = {
   'llm.editor_only': 'Choose another provider for the CLI (`--model provider/model`).',
   'llm.unknown_provider': 'Use a provider named in [llm.providers] (`hearth models` lists them).',
   'llm.missing_endpoint': 'Set endpoint for this provider in the config.',
+  'llm.overloaded': 'Try again in a minute, or use another model for now (`--model provider/model`; `hearth models` lists them).',
   'llm.request_failed': 'Check the provider settings and try again; run with --verbose for details.',
 };
 
