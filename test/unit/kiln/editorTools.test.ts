@@ -75,6 +75,7 @@ describe('invocation', () => {
     assert.doesNotMatch(ask.confirm.message, /xxxx/);
     assert.match(ask.confirm.message, /Undo Last Agent Change/);
     assert.ok(describeInvocation(tool('delete_note'), { path: 'Bread.md' }).confirm);
+    assert.match(describeInvocation(tool('move_note'), { from: 'Bread.md', to: 'baking/Bread.md' }).confirm!.message, /- to: `baking\/Bread\.md`/);
   });
 
   test('a write from the editor is reviewed and journaled as one turn of client vscode, and undo restores the note byte for byte', async () => {

@@ -12,6 +12,8 @@ import type { KilnTool } from './kilnTool';
 export const EDITOR_TOOL_PREFIX = 'hearth_';
 /** Arguments larger than this (as JSON) are refused before the tool sees them. */
 export const MAX_EDITOR_TOOL_ARGS_CHARS = 2_000_000;
+/** A string argument longer than this is shown in a confirmation by its size, not its text. */
+const LONG_VALUE = 120;
 
 export function editorToolName(kilnTool: string): string {
   return `${EDITOR_TOOL_PREFIX}${kilnTool}`;
@@ -71,7 +73,8 @@ export function describeInvocation(tool: KilnTool, args: unknown): ToolInvocatio
   if (tool.readOnly) return { invocation };
   const details = Object.entries(input)
     .filter(([key]) => key !== 'path')
-    .map(([key, value]) => `- ${key}: ${typeof value === 'string' ? `${value.length.toLocaleString('en-US')} characters` : shown(value)}`);
+    // A destination path reads as itself; a note's content only as its size.
+    .map(([key, value]) => `- ${key}: ${typeof value === 'string' && value.length > LONG_VALUE ? `${value.length.toLocaleString('en-US')} characters` : shown(value)}`);
   return {
     invocation,
     confirm: {
