@@ -11,7 +11,9 @@
 // of bge-small's shape before and after token-budget batching, and a 10k-note kiln's first index.
 // The link graph (test/bench/links.bench.ts, part `links`): build, one-note update, backlinks, `[[`
 // completion and related notes at 100k chunks, each beside a baseline of the same run.
-// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links picks parts.
+// Exact int8 vector search at 100k and 1M chunks against a C int8 scan of the same files
+// (test/bench/vectors.bench.ts, part `vectors`; the C row is skipped with a message without `cc`).
+// HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors picks parts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +28,12 @@ import { runLinksBench } from './links.bench';
 import { runLargeIndexBench } from './largeIndex.bench';
 import { runPostgresBench } from './postgres.bench';
 import { run as runPipelineBench } from './pipeline';
+import { runVectorsBench } from './vectors.bench';
 
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links').split(','));
+const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors').split(','));
 
 type Result = Record<string, number | string | undefined>;
 
@@ -92,6 +95,10 @@ async function main(): Promise<void> {
   if (parts.has('links')) {
     const lines = await runLinksBench();
     printTable(['linked notes (issue 26; each figure beside its baseline from this run)', 'value'], lines.map((l) => [l.label, l.value]));
+  }
+  if (parts.has('vectors')) {
+    const lines = await runVectorsBench();
+    printTable(['int8 vector search (issue 31; Hearth and a C int8 scan alternate query by query in one run)', 'value'], lines.map((l) => [l.label, l.value]));
   }
   if (parts.has('hostile')) {
     const lines = await runHostileBench();
