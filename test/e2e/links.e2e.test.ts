@@ -156,3 +156,37 @@ test('F2 on a link target renames the note and rewrites the links to it', { skip
   await runCommand(page, 'File: Save All Files');
   await until('the link rewritten', () => (readFileSync(join(ws, 'Home.md'), 'utf8').includes('Start at [[Irrigation]] each day.') ? true : undefined), 30_000);
 });
+
+test('hover previews the linked note; an unresolved wikilink is a warning whose quick fix creates the note', { skip, timeout: 180_000 }, async () => {
+  await openNote('Home.md');
+  await editorLine('Start at').locator('span', { hasText: 'Irrigation' }).first().hover();
+  const hover = page.locator('.monaco-hover', { hasText: 'Water the tomatoes every morning.' }).first();
+  await hover.waitFor({ timeout: 30_000 });
+  assert.match(await hover.innerText(), /Irrigation\.md/);
+  await page.keyboard.press('Escape');
+  await openNote('Compost.md');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Next: [[Worm Farm');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await editorLine('Next: [[Worm Farm]]').waitFor({ timeout: 15_000 });
+  await page.locator('.part.editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Control+.');
+  const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Create note "Worm Farm"' }).first();
+  await fix.waitFor({ timeout: 30_000 });
+  await screenshot(page, 'links-create-note');
+  // The action list takes keys (a click can land while it still animates): focus the row, then Enter.
+  const focused = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Create note "Worm Farm"' });
+  await until('the Create note row focused', async () => {
+    if ((await focused.count()) > 0) return true;
+    await page.keyboard.press('ArrowDown');
+    return undefined;
+  });
+  await page.keyboard.press('Enter');
+  await activeTab('Worm Farm.md').waitFor({ timeout: 30_000 });
+  await until('Worm Farm.md on disk', () => (existsSync(join(ws, 'Worm Farm.md')) ? true : undefined), 30_000);
+});
