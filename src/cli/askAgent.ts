@@ -63,7 +63,8 @@ export async function askAgent(name: string, question: string, flags: AskFlags, 
         const opening = session.opening;
         if (resume && opening && !flags.json) io.stderr.write(opening.how === 'new' ? `hearth ask: could not continue session ${resume} (${opening.reason ?? 'no reason given'}); a new session ${opening.sessionId} starts\n` : `hearth ask: ${opening.how} session ${opening.sessionId}\n`);
       }
-      const context = await cliAutoContext(question, flags['no-context'] !== true && ctx.llm.loaded.config.chat.auto_context, () => ctx.kilnIndex(), io.stderr);
+      // The rules files are in the agent's system prompt already: not again as context.
+      const context = await cliAutoContext(question, flags['no-context'] !== true && ctx.llm.loaded.config.chat.auto_context, () => ctx.kilnIndex(), io.stderr, ctx.llm.loaded.config.context.rules_files);
       const opening = session.opening;
       return await runAgentTurn(session, question, context, {
         stdout: io.stdout,

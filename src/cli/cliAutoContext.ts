@@ -7,9 +7,16 @@
 import type { PromptAttachment } from '../core/agents/agentSession';
 import { gatherAutoContext, type AutoContextIndex } from '../core/chat/autoContext';
 
-export async function cliAutoContext(question: string, enabled: boolean, index: () => AutoContextIndex, stderr: NodeJS.WritableStream): Promise<PromptAttachment[]> {
+/** `exclude`: the rules files (already in the system prompt) and notes attached with the question. */
+export async function cliAutoContext(
+  question: string,
+  enabled: boolean,
+  index: () => AutoContextIndex,
+  stderr: NodeJS.WritableStream,
+  exclude: readonly string[] = [],
+): Promise<PromptAttachment[]> {
   if (!enabled) return [];
-  const context = await gatherAutoContext(question, index());
+  const context = await gatherAutoContext(question, index(), { exclude });
   if (context.skipped) stderr.write(`hearth: note: no kiln context for this question (${context.skipped}); asking without it.\n`);
   if (context.refused) stderr.write(`hearth: note: left out of the kiln context: ${context.refused.join(', ')} (a link leading out of the kiln is not read).\n`);
   return context.attachments;

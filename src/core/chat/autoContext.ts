@@ -30,6 +30,11 @@ export interface AutoContextOptions {
   /** Characters of note text at most, all sections together. */
   maxChars?: number;
   signal?: AbortSignal;
+  /**
+   * Kiln-relative paths never given as context: the notes attached to the message (the model has
+   * them whole already) and the rules files (`[context].rules_files`, already in the system prompt).
+   */
+  exclude?: readonly string[];
 }
 
 export interface AutoContext {
@@ -58,10 +63,13 @@ export async function gatherAutoContext(query: string, index: AutoContextIndex |
   const maxChars = options.maxChars ?? AUTO_CONTEXT_CHARS;
   if (!index) return { attachments: [], skipped: 'no index yet', lexicalOnly: false };
   const lexicalOnly = index.setup.providerType === 'local_cpu' && !index.embedderLoaded;
+  const excluded = new Set((options.exclude ?? []).map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '')));
   let results: SearchResult[];
   try {
     if (!(await index.exists())) return { attachments: [], skipped: 'no index yet (run "Hearth: Reindex" or hearth index)', lexicalOnly };
-    results = await index.search(query, { mode: 'hybrid', limit: maxSections, lexicalOnly, ...(options.signal ? { signal: options.signal } : {}) });
+    // Asked for as many more as are excluded, so what is left still fills the sections.
+    const found = await index.search(query, { mode: 'hybrid', limit: maxSections + excluded.size, lexicalOnly, ...(options.signal ? { signal: options.signal } : {}) });
+    results = found.filter((r) => !excluded.has(r.path));
   } catch (error) {
     return { attachments: [], skipped: `search failed: ${describeError(error)}`, lexicalOnly };
   }

@@ -22,7 +22,8 @@ export interface ChatControllerDeps {
   confirm(message: string, detail?: string): Promise<boolean>;
   settings(): { enableMarkdown: boolean; lazyAgentSelection: boolean; autoContext?: boolean };
   /** `[chat].auto_context`: the best note sections for a message (absent: never). */
-  autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
+  /** `attached`: the message's attached notes (kiln-relative), left out of the context. */
+  autoContext?(text: string, signal: AbortSignal, attached?: readonly string[]): Promise<AutoContext>;
   cwd(): string;
   /** The kiln's folder (kiln-relative attachments point there); the workspace when absent. */
   kilnRoot?(): string | undefined;

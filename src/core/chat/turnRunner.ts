@@ -26,7 +26,7 @@ export interface TurnRunnerDeps {
   models: ChatModels;
   notes: { read(ref: AttachmentRef, budget?: number): Promise<string> };
   settings(): { autoContext?: boolean };
-  autoContext?(text: string, signal: AbortSignal): Promise<AutoContext>;
+  autoContext?(text: string, signal: AbortSignal, attached?: readonly string[]): Promise<AutoContext>;
   signIn?: AgentSessionHost['signIn'];
   cwd(): string;
   kilnRoot?(): string | undefined;
@@ -74,7 +74,7 @@ export class TurnRunner {
     try {
       const contextTokens = attachments.length > 0 ? await this.deps.models.contextTokens?.().catch(() => undefined) : undefined;
       const prompts = await readAttachments(attachments, (ref, budget) => this.deps.notes.read(ref, budget), attachmentBudget(contextTokens));
-      const context = await this.kilnContext(turn.text, abort.signal);
+      const context = await this.kilnContext(turn.text, abort.signal, attachments.map((a) => a.ref.path));
       prompts.push(...context);
       contextRefs = context.map((a) => ({ path: a.path, ...(a.startLine ? { startLine: a.startLine } : {}), ...(a.endLine ? { endLine: a.endLine } : {}) }));
       const agent = await this.panel.agent();
@@ -134,10 +134,10 @@ export class TurnRunner {
    * Auto context for one message; never fails the turn. When there is nothing to search (no index
    * yet, or it is being built), the panel says so once and the turn goes on without.
    */
-  private async kilnContext(text: string, signal: AbortSignal): Promise<PromptAttachment[]> {
+  private async kilnContext(text: string, signal: AbortSignal, attached: readonly string[]): Promise<PromptAttachment[]> {
     if (!this.deps.autoContext || this.deps.settings().autoContext === false) return [];
     try {
-      const context = await this.deps.autoContext(text, signal);
+      const context = await this.deps.autoContext(text, signal, attached);
       if (context.skipped && !this.contextNoticeShown) {
         this.contextNoticeShown = true;
         this.panel.notice('info', `Answering without kiln context: ${context.skipped}.`);

@@ -104,7 +104,8 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
           const { chat, acp } = configService.current.config;
           return { enableMarkdown: chat.enable_markdown, lazyAgentSelection: acp.lazy_agent_selection, autoContext: chat.auto_context };
         },
-        autoContext: (text, signal) => gatherAutoContext(text, deps.index(), { signal }),
+        autoContext: (text, signal, attached = []) =>
+          gatherAutoContext(text, deps.index(), { signal, exclude: [...attached, ...configService.current.config.context.rules_files] }),
         cwd: () => configService.workspaceRoot ?? homedir(),
         kilnRoot: () => configService.current.config.kiln_path,
         log: host.log,

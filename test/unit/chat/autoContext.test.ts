@@ -177,3 +177,23 @@ test('the panel: sections reach the agent with the message and are listed as aut
     await index.dispose();
   }
 });
+
+test('(#29) auto context leaves out the attached notes and the rules files (already in the prompt), and still fills its sections', async () => {
+  const dir = makeKiln({
+    'AGENTS.md': '# Rules\n\nAnswer about compost heaps briefly. Compost heap rules.\n',
+    'techniques/Composting.md': '# Composting\n\nTurn the compost heap weekly.\n',
+    'garden/heap.md': '# Heap\n\nA compost heap by the shed.\n',
+    'garden/bins.md': '# Bins\n\nCompost bins beat a heap.\n',
+  });
+  const index = tinyIndex(dir);
+  try {
+    await index.update();
+    const all = await gatherAutoContext('compost heap', index, { maxSections: 2 });
+    assert.ok(all.attachments.some((a) => a.path === 'AGENTS.md' || a.path === 'techniques/Composting.md'), JSON.stringify(all.attachments.map((a) => a.path)));
+    const context = await gatherAutoContext('compost heap', index, { maxSections: 2, exclude: ['AGENTS.md', 'techniques/Composting.md'] });
+    assert.deepEqual(context.attachments.map((a) => a.path).sort(), ['garden/bins.md', 'garden/heap.md']);
+  } finally {
+    await index.dispose();
+    removeKiln(dir);
+  }
+});
