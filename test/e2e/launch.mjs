@@ -8,7 +8,8 @@
 // Environment: PORT (default: a free port), HEARTH_LAUNCH_CODE_SERVER=1 (use code-server even when
 // `code` is on PATH), HEARTH_KILN (another folder to open), HEARTH_E2E_VSCODE=1.100|1.139.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,29 @@ function run(cmd, args) {
 
 function onPath(command) {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
+}
+
+/** What `npm run package` puts into dist/hearth.vsix (a change in any of them re-packages). */
+const PACKAGED_INPUTS = ['src', 'media', 'package.json', 'package-lock.json', 'esbuild.mjs', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'walkthrough', 'schemas'];
+
+function newestMtime(paths) {
+  let newest = 0;
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    const info = statSync(path);
+    newest = Math.max(newest, info.mtimeMs);
+    if (info.isDirectory()) newest = Math.max(newest, newestMtime(readdirSync(path).map((name) => join(path, name))));
+  }
+  return newest;
+}
+
+/** The user's own Hearth config folder, as the CLI finds it (src/core/config/locations.ts), before this script isolates XDG. */
+function userHearthConfigDir() {
+  const own = process.env.HEARTH_CONFIG_DIR;
+  if (own && own.startsWith('/')) return own;
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'hearth');
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'hearth');
 }
 
 async function freePort() {
@@ -61,13 +85,33 @@ try {
   console.error(`[hearth start] ${error.message}`);
   process.exit(2);
 }
-run('npm', ['run', 'package', '--silent']);
-const codeServer = ensureCodeServer({ editor });
+// A warm start re-packages only when something that goes into the .vsix is newer than it.
+const vsix = join(repo, 'dist', 'hearth.vsix');
+if (existsSync(vsix) && newestMtime(PACKAGED_INPUTS.map((p) => join(repo, p))) <= statSync(vsix).mtimeMs) say('dist/hearth.vsix is up to date with the sources: not packaged again');
+else run('npm', ['run', 'package', '--silent']);
+let codeServer;
+try {
+  codeServer = ensureCodeServer({ editor });
+} catch (error) {
+  // One line that says what failed and what to do (the installer's own output is above).
+  const what = String(error?.message ?? error).split('\n')[0];
+  console.error(`[hearth start] could not install code-server ${editor} (${what}). Check that npm's registry can be reached (and the note above, if any), then run npm start again — or install VS Code desktop so \`code\` is on PATH.`);
+  process.exit(1);
+}
 // Scratch state of this editor (settings, installed extension, Hearth's global config) stays in
 // .e2e/launch-<editor>/, never in the user's home directory; it survives between runs (one per
 // editor: an older VS Code must not open the newer one's user data).
 const state = join(repo, '.e2e', `launch-${editor}`);
-const env = { ...process.env, XDG_CONFIG_HOME: join(state, 'xdg-config'), XDG_DATA_HOME: join(state, 'xdg-data'), XDG_CACHE_HOME: join(state, 'xdg-cache') };
+// Hearth itself reads the user's own global config (HEARTH_CONFIG_DIR), the file the CLI reads too:
+// a provider set up once works in both. code-server's own data stays isolated in the XDG folders.
+const env = {
+  ...process.env,
+  HEARTH_CONFIG_DIR: userHearthConfigDir(),
+  XDG_CONFIG_HOME: join(state, 'xdg-config'),
+  XDG_DATA_HOME: join(state, 'xdg-data'),
+  XDG_CACHE_HOME: join(state, 'xdg-cache'),
+};
+say(`Hearth's global config: ${join(env.HEARTH_CONFIG_DIR, 'config.toml')} (the same file as the hearth CLI's)`);
 const dirs = ['--user-data-dir', join(state, 'user'), '--extensions-dir', join(state, 'extensions')];
 const settings = join(state, 'user', 'User', 'settings.json');
 if (!existsSync(settings)) {
@@ -132,5 +176,7 @@ if (!healthy && !stopping) say(`code-server did not answer on port ${port} withi
 if (!stopping) {
   say(`Hearth is running in code-server (VS Code ${editor}). Open this URL in a browser on this machine:`);
   console.log(`\n    http://127.0.0.1:${port}/?folder=${encodeURIComponent(kiln)}\n`);
+  say('In the editor: the Hearth flame in the Activity Bar (left) opens the Chat; the status bar shows the model;');
+  say('Ctrl+Shift+P then "Hearth:" lists every command. Try: ask the chat about basil, "Hearth: Semantic Search", "Hearth: Switch Model".');
   say('Press Ctrl-C to stop.');
 }

@@ -70,8 +70,15 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
   return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(homeDir(), '.local', 'share'), TOOL_DIR_NAME);
 }
 
-/** `<user config dir>/hearth`: the global config and global agent cards live here. */
+/**
+ * `<user config dir>/hearth`: the global config and global agent cards live here. HEARTH_CONFIG_DIR
+ * (absolute; a relative one is ignored, as XDG's) names this folder itself: `npm start` isolates
+ * code-server's own XDG folders but points Hearth at the user's real config with it, so the editor
+ * and the CLI read one file.
+ */
 export function globalConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): string {
+  const own = env.HEARTH_CONFIG_DIR;
+  if (own && (platform === 'win32' ? path.win32.isAbsolute(own) : path.posix.isAbsolute(own))) return own;
   const join = platform === 'win32' ? path.win32.join : path.posix.join;
   return join(userConfigDir(env, platform, home), TOOL_DIR_NAME);
 }
