@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeError, errorCode } from '../../errors';
+import { describeError } from '../../errors';
 import type { Logger } from '../../host';
 import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
 import { AcpError } from './acpErrors';
@@ -13,18 +13,17 @@ import type { AgentTransport } from './agentTransport';
 import { PermissionBroker } from './permissionBroker';
 import { promptBlocks } from './promptBlocks';
 import { StreamingWatchdog } from './streamingWatchdog';
-import { stopReasonOf, ToolCallTracker, updateToEvents } from './updateEvents';
+import { stopReasonOf, ToolCallTracker } from './updateEvents';
 import { WorkspaceFiles } from './workspaceFiles';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WorkspaceEdits } from '../../changes/workspaceEdits';
 import type { SessionOpening } from '../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
-import { AcpAuthError } from './authMethods';
+import { openWithSignIn } from './signInFlow';
+import { clientSideFor, errorEvent } from './acpClientSide';
 import { AgentTerminals } from './agentTerminals';
 
-/** How long a sign-in may take (a browser login, a terminal) before the start gives up. */
-const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 export interface AcpSessionOptions {
   descriptor: AgentDescriptor;
@@ -314,44 +313,16 @@ export class AcpSession implements AgentSession {
     if (this.disposed) return Promise.reject(disposedError());
     if (this.conn && !this.conn.exited) return Promise.resolve(this.conn);
     if (!this.starting && this.agentSessionId && !this.openingResult) this.replay = new ReplayCollector();
-    this.starting ??= this.openWithSignIn().finally(() => (this.starting = undefined));
+    this.starting ??= openWithSignIn((authenticate) => this.open(authenticate), {
+      agentName: this.agent.name,
+      host: this.options.host,
+      env: this.options.env,
+      signInEnv: this.signInEnv,
+      log: this.log,
+      ...(this.options.redactor ? { redactor: this.options.redactor } : {}),
+      ...(this.options.rememberKey ? { rememberKey: this.options.rememberKey } : {}),
+    }).finally(() => (this.starting = undefined));
     return this.starting;
-  }
-
-  /**
-   * Opens the connection; when the agent wants a sign-in first, the host offers its methods and the
-   * connection opens again after the user's choice (a key in the agent's environment, `authenticate`
-   * for an agent method, nothing more after a terminal login ran).
-   */
-  private async openWithSignIn(): Promise<AgentConnection> {
-    try {
-      return await this.open();
-    } catch (first) {
-      let error = first;
-      // A key kept from an earlier sign-in (or set in the environment): sign in with it, without asking.
-      const env = { ...this.options.env, ...this.signInEnv };
-      const kept = error instanceof AcpAuthError ? error.methods.find((m) => m.kind === 'key' && m.variable && env[m.variable]) : undefined;
-      if (kept) {
-        try {
-          return await this.open(kept.id);
-        } catch (again) {
-          error = again;
-        }
-      }
-      const signIn = this.options.host.signIn;
-      if (!(error instanceof AcpAuthError) || !signIn || error.methods.length === 0) throw error;
-      const choice = await signIn({ agent: this.agent.name, methods: error.methods, reason: error.reason }, AbortSignal.timeout(SIGN_IN_WAIT_MS)).catch(() => undefined);
-      const method = choice && error.methods.find((m) => m.id === choice.methodId);
-      if (!method) throw error;
-      if (method.kind === 'key') {
-        if (!choice.key || !method.variable) throw error;
-        this.options.redactor?.add(choice.key);
-        this.signInEnv[method.variable] = choice.key;
-        await this.options.rememberKey?.(method.variable, choice.key);
-      }
-      this.log.info(`signing in with "${method.name}"`);
-      return this.open(method.kind === 'terminal' ? undefined : method.id);
-    }
   }
 
   private open(authenticate?: string): Promise<AgentConnection> {
@@ -394,45 +365,18 @@ export class AcpSession implements AgentSession {
   }
 
   private clientSide(): ClientSide {
-    return {
-      onActivity: () => {
-        this.turn?.watchdog.touch();
-      },
-      onOversized: (limit) => {
-        const error = new AcpError('acp.message_too_large', `Agent "${this.agent.name}" sent a message over the ${Math.round(limit / 1024 / 1024) || limit} ${limit >= 1024 * 1024 ? 'MB' : 'byte'} limit; it was refused.`, 'Raise [acp].max_message_size_mb if such messages are expected.');
-        this.log.error(error.message);
-        this.turn?.channel.push(errorEvent(error));
-      },
-      onUpdate: (params) => {
-        if (this.conn && params.sessionId !== this.conn.sessionId) {
-          this.log.debug(`update for another session ignored`);
-          return;
-        }
-        const update = params.update;
-        if (typeof update === 'object' && update !== null && !Array.isArray(update)) {
-          const record = update as Record<string, unknown>;
-          if (this.controls.state.applyUpdate(record)) return;
-          // While session/load runs, the agent replays the conversation: it is history, not a turn.
-          if (!this.conn && this.replay) return this.replay.add(record);
-        }
-        const result = updateToEvents(params.update, this.tools);
-        if ('invalid' in result) {
-          this.log.warn(`skipped an invalid session/update (${result.invalid})`);
-          return;
-        }
-        for (const event of result.events) this.turn?.channel.push(event);
-      },
-      requestPermission: (params, signal) => this.requests.requestPermission(params, signal),
-      readTextFile: (params) => this.requests.readTextFile(params),
-      writeTextFile: (params, signal) => this.requests.writeTextFile(params, signal),
+    return clientSideFor({
+      agentName: this.agent.name,
+      log: this.log,
+      turn: () => this.turn,
+      connectedSessionId: () => this.conn?.sessionId,
+      controls: this.controls.state,
+      replay: () => this.replay,
+      tools: this.tools,
+      requests: this.requests,
       terminals: this.terminals,
-    };
+    });
   }
-}
-
-function errorEvent(error: unknown): AgentEvent {
-  if (error instanceof AcpError) return { type: 'error', code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
-  return { type: 'error', code: errorCode(error, 'acp.prompt_failed'), message: describeError(error) };
 }
 
 function disposedError(): AcpError {
