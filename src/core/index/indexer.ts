@@ -102,7 +102,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   // Read and hash what may have changed (size or time differ from when it was last hashed); keep
   // the text only of what changed.
   const stats = await statsLoading;
-  const changed: { path: string; text: string }[] = [];
+  const changed: { path: string; text: string; hash: string }[] = [];
   await mapLimit(scan.notes, 16, async (note) => {
     const known = !options.force && indexed.get(note.path);
     if (known && stats?.hashOf(note.path, note.size, note.mtimeMs) === known) {
@@ -119,7 +119,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
     const hash = contentHash(text);
     stats?.record(note.path, note.size, note.mtimeMs, hash);
     if (!options.force && indexed.get(note.path) === hash) report.unchanged++;
-    else changed.push({ path: note.path, text });
+    else changed.push({ path: note.path, text, hash });
   });
   changed.sort((a, b) => (a.path < b.path ? -1 : 1));
   ctx.pending?.waiting(changed);
@@ -166,7 +166,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   // The markdown and YAML parsers load only when a note changed (a search over an unchanged kiln needs neither).
   const { parseNote } = changed.length > 0 ? await import('../kiln/note') : { parseNote: undefined };
   try {
-    for (const { path, text } of changed) {
+    for (const { path, text, hash } of changed) {
       signal?.throwIfAborted();
       const note = parseNote!(path, text);
       for (const problem of note.problems) report.problems.push({ path, message: problem.message });
@@ -176,6 +176,7 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
       const skipReason = note.skipped ? 'not a text file (binary content)' : brokenFrontmatter ? 'broken frontmatter (fix it and the note is indexed)' : undefined;
       const chunks = skipReason ? [] : chunkNote(note);
       if (skipReason) report.skipped.push({ path, reason: skipReason });
+      else if (!splitsALine(chunks)) stats?.describe(path, hash, note.lines.slice(0, note.bodyStartLine - 1).join('\n'));
       // An empty or binary note goes through the group too (all store writes stay in flush, in
       // order): it is recorded by hash so that, unchanged, it is not read as new next time.
       group.push({ note, chunks });
@@ -207,6 +208,14 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   report.seconds = (performance.now() - started) / 1000;
   if (report.problems.length > 0) ctx.log.child('index').warn(`${report.problems.length} note(s) with problems: ${report.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
   return report;
+}
+
+/**
+ * Whether the chunker cut a line too long for one chunk (its pieces share their lines): a word may
+ * then be split between two chunks, so the word index cannot vouch for the note's text.
+ */
+function splitsALine(chunks: readonly Chunk[]): boolean {
+  return chunks.some((chunk, i) => i > 0 && chunk.startLine === chunks[i - 1].startLine);
 }
 
 /** What the embedder sees: the note title and heading path give a section its context. */

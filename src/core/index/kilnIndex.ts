@@ -251,7 +251,7 @@ export class KilnIndex {
       // Lines in path order; grouped here into notes (a note's first matching line is its hit).
       const lineLimit = request.chunks ? limit : Math.min(limit * (MAX_SECTIONS + 1), 5000);
       const { textModeSearch } = await import('./search/diskSearch');
-      const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal);
+      const lines = await textModeSearch(this.options.kilnRoot, this.options.processing, query, lineLimit, request.signal, this.dir);
       return request.chunks ? lines : groupLines(lines, limit);
     }
     // The notes on disk (the markdown and YAML parsers load for these modes only).

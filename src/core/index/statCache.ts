@@ -12,7 +12,12 @@ import * as path from 'node:path';
 export const STAT_CACHE_FILE = 'notes.stat.json';
 const RACY_MS = 2000;
 
-export type StatEntry = [size: number, mtimeMs: number, hash: string];
+/**
+ * `outside`: the note's lines that no chunk holds (its frontmatter, joined by newlines; '' when
+ * none), recorded when the run parsed the note: `hearth search --mode text` then trusts the word
+ * index for the rest of an unchanged note without reading it. Absent: unknown (the note is read).
+ */
+export type StatEntry = [size: number, mtimeMs: number, hash: string, outside?: string];
 
 export class StatCache {
   private readonly next = new Map<string, StatEntry>();
@@ -29,7 +34,12 @@ export class StatCache {
     try {
       const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as { version?: number; notes?: Record<string, StatEntry> };
       if (parsed.version === 1 && parsed.notes && typeof parsed.notes === 'object') {
-        previous = new Map(Object.entries(parsed.notes).filter(([, e]) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number' && typeof e[2] === 'string'));
+        previous = new Map(
+          Object.entries(parsed.notes)
+            .filter(([, e]) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number' && typeof e[2] === 'string')
+            // An `outside` that is not text is not trusted: the note is read as if unknown.
+            .map(([notePath, e]) => [notePath, e.length > 3 && typeof e[3] !== 'string' ? [e[0], e[1], e[2]] : e] as [string, StatEntry]),
+        );
       }
     } catch {
       // None yet, or unreadable: every note is read and hashed, as without a cache.
@@ -45,8 +55,19 @@ export class StatCache {
     return entry[2];
   }
 
+  /** The loaded entry of a note as it is (no lookup recorded): text search's prefilter reads it. */
+  entry(notePath: string): StatEntry | undefined {
+    return this.previous.get(notePath);
+  }
+
   record(notePath: string, size: number, mtimeMs: number, hash: string): void {
     if (mtimeMs < this.started - RACY_MS) this.next.set(notePath, [size, mtimeMs, hash]);
+  }
+
+  /** The lines outside the chunks of a note recorded at `hash` this run (see StatEntry). */
+  describe(notePath: string, hash: string, outside: string): void {
+    const entry = this.next.get(notePath);
+    if (entry && entry[2] === hash) this.next.set(notePath, [entry[0], entry[1], entry[2], outside]);
   }
 
   /** Writes what this run saw (temp + rename); a failure only means reading the notes next time. */

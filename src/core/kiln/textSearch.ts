@@ -1,6 +1,7 @@
 import type { RE2JS } from 're2js';
 import type { ConfinedRoot } from '../fs/confinedRoot';
 import { HearthError } from '../errors';
+import type { ScannedNote } from './kilnScanner';
 import { walkNotes, type WalkScope } from './walkNotes';
 
 /** One line of a note that matches a text query. */
@@ -21,8 +22,11 @@ export interface LineMatch {
  * the editor and the `text_search` tool: a literal (case-insensitive) or, written as
  * `/pattern/flags`, a regular expression, matched line by line. Matches come in path and line
  * order, at most `limit`. Patterns run on re2js (linear time), so a model's tool call can use them too.
+ * `mayMatch` (the index's word prefilter) leaves out notes it knows hold no match, unread.
  */
-export async function textSearch(kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal): Promise<LineMatch[]> {
+export async function textSearch(
+  kiln: ConfinedRoot | string, scope: WalkScope, query: string, limit: number, signal?: AbortSignal, mayMatch?: (note: ScannedNote) => boolean,
+): Promise<LineMatch[]> {
   const matches = await lineMatcher(query);
   const results: LineMatch[] = [];
   await walkNotes(kiln, scope, () => results.length >= limit, (note) => {
@@ -39,7 +43,7 @@ export async function textSearch(kiln: ConfinedRoot | string, scope: WalkScope, 
       if (results.length >= limit || !matches(line)) return;
       results.push({ path: note.path, title: note.title, headingPath: stack.map((s) => s.text), line: lineNo, text: line });
     });
-  }, signal);
+  }, signal, mayMatch);
   return results;
 }
 
@@ -82,6 +86,11 @@ async function lineMatcher(query: string): Promise<(line: string) => boolean> {
     }
     return (line) => re.test(line);
   }
+  return literalMatcher(query);
+}
+
+/** A literal query's line test: case-insensitive, anywhere in the line. */
+export function literalMatcher(query: string): (line: string) => boolean {
   const needle = query.toLowerCase();
   return (line) => line.toLowerCase().includes(needle);
 }
