@@ -62,6 +62,8 @@ export function registerConfigCommands(deps: ConfigCommandDeps): vscode.Disposab
         configService.scheduleReload('global config created');
       }
       await vscode.window.showTextDocument(vscode.Uri.file(file));
+      // Which file is "global" here (HEARTH_CONFIG_DIR under npm start, XDG elsewhere): the CLI reads the same one.
+      vscode.window.setStatusBarMessage(`Hearth global config: ${file}`, 8_000);
     }),
     guarded(COMMANDS.openWorkspaceConfig, async () => {
       const file = configService.workspaceConfigFile;
