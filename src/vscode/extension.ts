@@ -37,6 +37,7 @@ import { registerSetupChecks } from './chat/setupChecks';
 import { registerHearthParticipant } from './participant/hearthParticipant';
 import { registerKilnLanguageModelTools } from './tools/kilnLanguageModelTools';
 import type { KilnTool } from '../core/kiln/tools/kilnTool';
+import type { SearchResult } from '../core/index/search/searchResult';
 import { openChangeJournal } from '../core/changes/changeJournal';
 import { kilnProtection } from '../core/fs/kilnProtection';
 import type { ProtectedWriteRequest } from '../core/fs/writeGate';
@@ -154,6 +155,8 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       });
     });
 
+    // The kiln tools of the current config (built by the language model tools feature, on first use).
+    let kilnToolsNow: (() => Promise<KilnTool[] | undefined>) | undefined;
     let llmRuntime: LlmRuntime | undefined;
     startFeature(log, 'chat models', () => {
       // The session's selection (status bar, Switch Model, chat), the catalog of every provider's
@@ -244,6 +247,14 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
               whenIndexOpened: async () => kilnIndex?.whenOpened(),
               autoContext: () => configService.current.config.chat.auto_context !== false,
               catalog,
+              relatedNotes: async (from, limit, signal) => {
+                const tool = (await kilnToolsNow?.())?.find((t) => t.name === 'related_notes');
+                if (!tool) return [];
+                const result = await tool.call({ ...from, limit }, signal);
+                const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+                if (result.isError) throw new Error(text);
+                return (JSON.parse(text) as { results: SearchResult[] }).results;
+              },
               redactor,
               log,
             },
@@ -270,6 +281,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
         }
         return built.tools;
       };
+      kilnToolsNow = tools;
       own(...registerKilnLanguageModelTools({ tools, contributed, log }));
     });
 

@@ -131,6 +131,14 @@ test('the Chat view: /search lists the notes, each a link to its best section', 
   assert.equal(chatRequests().some((r) => lastUserMessage(r).includes('compost heap') && !lastUserMessage(r).includes('KEY-compost')), false, 'search asks no model');
 });
 
+test('the Chat view: /related lists the notes related to the open note (Composting.md, opened above), not the note itself', onNewer, async () => {
+  const response = await ask('@hearth /related', '/related');
+  await complete(response);
+  assert.match(await response.innerText(), /Notes related to `techniques\/Composting\.md`/);
+  await response.locator('.chat-inline-anchor-widget', { hasText: 'Bread.md' }).first().waitFor({ timeout: 20_000 });
+  assert.equal(await response.locator('.chat-inline-anchor-widget', { hasText: 'Composting.md' }).count(), 0);
+});
+
 test('the model picker: a Hearth provider\'s model picked there answers (the scripted endpoint receives the request)', onNewer, async () => {
   await page.locator('.interactive-input-part .model-picker-item').first().click();
   const toggle = page.locator('.action-widget .monaco-list-row.chat-model-picker-section-toggle');

@@ -5,6 +5,7 @@
 import type { AgentCatalog } from '../../core/agents/agentSession';
 import type { Logger } from '../../core/host';
 import type { KilnIndex } from '../../core/index/kilnIndex';
+import type { SearchResult } from '../../core/index/search/searchResult';
 import type { Redactor } from '../../core/logging/redactor';
 import type { IndexState } from '../index/indexState';
 
@@ -19,6 +20,11 @@ export interface ParticipantDeps {
   /** `[chat].auto_context`. */
   autoContext(): boolean;
   catalog: AgentCatalog | undefined;
+  /**
+   * The kiln's related notes (the `related_notes` kiln tool: hybrid search of the note's title and
+   * body, the note itself left out); absent where the tools are not built.
+   */
+  relatedNotes?(from: { path?: string; text?: string }, limit: number, signal: AbortSignal): Promise<SearchResult[]>;
   redactor: Redactor;
   log: Logger;
 }

@@ -34,7 +34,9 @@ export async function relatedNotes(request: vscode.ChatRequest, stream: vscode.C
     return { metadata: { command: 'related' } };
   }
   const self = inKiln ? path.split(sep).join('/') : undefined;
-  const found = await search(query, stream, signal, deps, PARTICIPANT_RESULTS + 1);
+  // The kiln's related notes (the note's title and body) where the tools are built, else a search of the text.
+  const from = self && !selection ? { path: self } : { text: query };
+  const found = deps.relatedNotes ? await related(from, stream, signal, deps) : await search(query, stream, signal, deps, PARTICIPANT_RESULTS + 1);
   if (!found) return { metadata: { command: 'related' } };
   const results = found.results.filter((r) => r.path !== self).slice(0, PARTICIPANT_RESULTS);
   stream.markdown(`Notes related to ${selection ? 'the selection in ' : ''}\`${self ?? editor!.document.fileName}\`:\n\n`);
@@ -56,6 +58,19 @@ async function search(query: string, stream: vscode.ChatResponseStream, signal: 
   stream.progress('Searching your notes…');
   const results = await index.search(query, { mode: 'hybrid', limit, signal });
   return { kiln: index.kilnRoot, results };
+}
+
+/** The kiln's related notes (the related_notes tool), after the same index checks as a search. */
+async function related(from: { path?: string; text?: string }, stream: vscode.ChatResponseStream, signal: AbortSignal, deps: ParticipantDeps): Promise<Found | undefined> {
+  await deps.whenIndexOpened();
+  const index = deps.index();
+  const why = await indexUnavailable(deps);
+  if (!index || why || !deps.relatedNotes) {
+    stream.markdown(`Hearth cannot search: ${why ?? 'there is no index'}.`);
+    return undefined;
+  }
+  stream.progress('Looking for related notes…');
+  return { kiln: index.kilnRoot, results: await deps.relatedNotes(from, PARTICIPANT_RESULTS, signal) };
 }
 
 function show(stream: vscode.ChatResponseStream, kiln: string, results: readonly SearchResult[], none: string): void {
