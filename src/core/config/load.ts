@@ -17,6 +17,7 @@ import { applyEnvOverrides } from './envOverrides';
 import { checkMerged, MergedLocator } from './checkMerged';
 import { formatKeyPath, type KeySegment } from './keyPath';
 import { withheldProblem, withholdUntrusted, type WithheldKey } from './trustGatedKeys';
+import { fallBackFromWithheldProvider, withoutMissingWithheld } from './restrictedFallback';
 import { loadSecretStore, NO_PROVIDER_KEYS, resolveProviderKeys, SECRET_READ_TIMEOUT_MS, type ProviderKeys } from './providerKeys';
 import { registerConfigSecrets } from './configSecrets';
 import type { SecretStore } from '../host';
@@ -82,8 +83,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     const config = fillDefaults(HearthConfigSchema, merged.data) as HearthConfig;
     canonicalizeTypes(config);
     applyEnvOverrides(config, merged.sources, env, problems);
+    const fallback = options.trusted ? undefined : fallBackFromWithheldProvider(config, merged, layers, withheld, options.trustName ?? 'trust');
+    if (fallback) problems.push(fallback);
     const locator = new MergedLocator(merged, layers);
-    checkMerged(config, merged, locator, problems);
+    const checked: ConfigProblem[] = [];
+    checkMerged(config, merged, locator, checked);
+    problems.push(...withoutMissingWithheld(checked, withheld));
     config.kiln_path = resolveKilnPath(config.kiln_path, options.workspaceRoot, env);
     await checkKilnPath(config.kiln_path, merged, locator, problems);
     // After the trust filter: a withheld api_key or {env:} reference is never read.
