@@ -11,7 +11,13 @@ import type { Layer, MergedLayers } from './mergeLayers';
 import type { ConfigProblem } from './problem';
 import type { WithheldKey } from './trustGatedKeys';
 
-export function fallBackFromWithheldProvider(config: HearthConfig, merged: MergedLayers, layers: readonly Layer[], withheld: readonly WithheldKey[], trustName: string): ConfigProblem | undefined {
+export function fallBackFromWithheldProvider(
+  config: HearthConfig,
+  merged: MergedLayers,
+  layers: readonly Layer[],
+  withheld: readonly WithheldKey[],
+  trustName: string,
+): ConfigProblem | undefined {
   const chosen = config.llm.default;
   if (!chosen || merged.sources.get('llm.default') !== 'workspace') return undefined;
   const lost = withheld.filter((key) => key.keyPath.startsWith(`llm.providers.${chosen}.`));
