@@ -15,6 +15,7 @@ import type { Disposable } from '../core/lifecycle/disposable';
 import { DisposableStore } from '../core/lifecycle/disposableStore';
 import { registerConfigCommands } from './config/configCommands';
 import { ConfigDiagnostics } from './config/configDiagnostics';
+import { registerDidYouMeanActions } from './config/didYouMeanActions';
 import { ConfigService } from './config/configService';
 import { registerTrustCodeActions, withheldNotifier } from './config/workspaceTrustUi';
 import { EditorHost } from './host/editorHost';
@@ -91,7 +92,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     const diagnostics = new ConfigDiagnostics(log);
     const statusBar = new HearthStatusBar();
     const effectiveConfig = new EffectiveConfigDocument(configService);
-    own(diagnostics, statusBar, effectiveConfig, registerTrustCodeActions());
+    own(diagnostics, statusBar, effectiveConfig, registerTrustCodeActions(), registerDidYouMeanActions(diagnostics));
     const reactions: [string, (loaded: LoadedConfig) => void][] = [];
     const onConfig = (what: string, react: (loaded: LoadedConfig) => void) => reactions.push([what, react]);
     own(configService.onDidChange((loaded) => reactions.forEach(([what, react]) => guard(log, what, () => react(loaded)))));

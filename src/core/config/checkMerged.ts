@@ -87,7 +87,8 @@ export function checkMerged(config: HearthConfig, merged: MergedLayers, where: M
   if (active !== undefined && !names.includes(active)) {
     const suggestion = didYouMean(active, names);
     const known = names.length === 0 ? 'No [llm.providers.<name>] table is defined.' : suggestion ? `Did you mean "${suggestion}"?` : `Defined providers: ${names.join(', ')}.`;
-    problems.push(where.problem(['llm', 'default'], 'config.unknown_provider', 'warning', `[llm].default names "${active}", but there is no [llm.providers.${active}]. ${known}`));
+    const problem = where.problem(['llm', 'default'], 'config.unknown_provider', 'warning', `[llm].default names "${active}", but there is no [llm.providers.${active}]. ${known}`);
+    problems.push(suggestion ? { ...problem, fix: { replace: active, with: suggestion } } : problem);
   }
   // DESIGN.md decision 4: with [llm.providers], [llm].default picks the provider; [chat].provider
   // only describes the implicit one. A written one that asks for another type than the active

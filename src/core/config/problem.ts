@@ -12,6 +12,8 @@ export interface ConfigProblem {
   code: ConfigProblemCode;
   /** Written for the user; includes "did you mean …" for misspelt keys. */
   message: string;
+  /** A "Did you mean" with one answer: the misspelt text on the problem's line and what to write instead (a quick fix). */
+  fix?: { replace: string; with: string };
 }
 
 export type ConfigProblemCode =

@@ -127,6 +127,7 @@ class LayerWalker {
         const where = segments.length === 0 ? 'at the top level' : `in [${formatKeyPath(segments)}]`;
         const hint = suggestion ? ` Did you mean \`${suggestion}\`?` : ` Known keys: ${known.join(', ')}.`;
         this.report(path, 'config.unknown_key', 'warning', `Unknown key \`${key}\` ${where}; it is ignored.${hint}`);
+        if (suggestion) this.ctx.problems[this.ctx.problems.length - 1]!.fix = { replace: key, with: suggestion };
         continue;
       }
       const walked = this.value(childSchema, child, path);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ConfigProblem } from '../../core/config/problem';
 import type { Logger } from '../../core/host';
-import { problemRange } from './problemRange';
+import { fixRange, problemRange } from './problemRange';
 
 export const DIAGNOSTIC_SOURCE = 'hearth';
 
@@ -15,11 +15,14 @@ export class ConfigDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   /** The last problems written to the log, so an unchanged reload does not repeat them. */
   private loggedFileless = '';
+  /** "Did you mean" answers by file: the diagnostic's code and line, the text's range and the replacement. */
+  private fixes = new Map<string, { code: string; line: number; range: vscode.Range; text: string }[]>();
 
   constructor(private readonly log: Logger) {}
 
   update(problems: readonly ConfigProblem[]): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
+    const fixes = new Map<string, { code: string; line: number; range: vscode.Range; text: string }[]>();
     const fileless: ConfigProblem[] = [];
     const texts = new Map<string, string | undefined>();
     for (const problem of problems) {
@@ -36,13 +39,30 @@ export class ConfigDiagnostics implements vscode.Disposable {
       );
       diagnostic.source = DIAGNOSTIC_SOURCE;
       diagnostic.code = problem.code;
+      const fix = fixRange(problem, texts.get(problem.file));
+      if (fix && problem.fix) {
+        const list = fixes.get(problem.file) ?? [];
+        list.push({ code: problem.code, line: r.startLine, range: new vscode.Range(fix.startLine, fix.startCharacter, fix.endLine, fix.endCharacter), text: problem.fix.with });
+        fixes.set(problem.file, list);
+      }
       const list = byFile.get(problem.file) ?? [];
       list.push(diagnostic);
       byFile.set(problem.file, list);
     }
+    this.fixes = fixes;
     this.collection.clear();
     for (const [file, diagnostics] of byFile) this.collection.set(vscode.Uri.file(file), diagnostics);
     this.logFileless(fileless);
+  }
+
+  /** The "Did you mean" replacements for these diagnostics of `file` (matched by code and line). */
+  fixesFor(file: string, diagnostics: readonly vscode.Diagnostic[]): { diagnostic: vscode.Diagnostic; range: vscode.Range; text: string }[] {
+    const known = this.fixes.get(file) ?? [];
+    return diagnostics.flatMap((diagnostic) => {
+      if (diagnostic.source !== DIAGNOSTIC_SOURCE) return [];
+      const fix = known.find((f) => f.code === diagnostic.code && f.line === diagnostic.range.start.line);
+      return fix ? [{ diagnostic, range: fix.range, text: fix.text }] : [];
+    });
   }
 
   /** The file's text as the user sees it: the open document if any (it may be newer), else disk. */

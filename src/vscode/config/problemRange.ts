@@ -41,3 +41,23 @@ export function problemRange(problem: Pick<ConfigProblem, 'line' | 'column'>, te
   else end = start + 1;
   return { startLine: line, startCharacter: start, endLine: line, endCharacter: end };
 }
+
+/**
+ * Where a problem's `fix.replace` sits on its line (0-based characters): the first whole occurrence
+ * at or after the problem's column, bare or inside quotes; undefined when the line no longer has it.
+ */
+export function fixRange(problem: Pick<ConfigProblem, 'line' | 'column' | 'fix'>, text: string | undefined): ZeroBasedRange | undefined {
+  if (!problem.fix || text === undefined || problem.line === undefined) return undefined;
+  const line = problem.line - 1;
+  const lineText = text.split(/\r?\n/)[line];
+  if (lineText === undefined) return undefined;
+  const word = problem.fix.replace;
+  for (let at = lineText.indexOf(word, Math.max(0, (problem.column ?? 1) - 1)); at >= 0; at = lineText.indexOf(word, at + 1)) {
+    const before = lineText[at - 1];
+    const after = lineText[at + word.length];
+    const part = /[A-Za-z0-9_-]/;
+    const whole = (before === undefined || !part.test(before)) && (after === undefined || !part.test(after));
+    if (whole) return { startLine: line, startCharacter: at, endLine: line, endCharacter: at + word.length };
+  }
+  return undefined;
+}
