@@ -3,6 +3,7 @@ import { protectedQuestion } from '../core/fs/writeGate';
 import type { Host } from '../core/host';
 import type { Gateway } from '../core/gateway/gateway';
 import { createGateway } from '../core/gateway/gatewaySetup';
+import { userOAuthStore } from '../core/gateway/oauth/oauthStore';
 import { kilnToolContext } from '../core/kiln/tools/kilnToolContext';
 import { createKilnTools } from '../core/kiln/tools/kilnTools';
 import type { KilnTool } from '../core/kiln/tools/kilnTool';
@@ -56,7 +57,7 @@ export async function createGatewayContext(io: CliIo, flags: CommonFlags, confir
     },
     secrets: cli.host.secrets,
   };
-  const gateway = createGateway(host, io.env, { redactor, cwd: workspaceRoot });
+  const gateway = createGateway(host, io.env, { redactor, cwd: workspaceRoot, oauthStore: userOAuthStore(io.env) });
   // semantic_search: the kiln index, opened on the first search and brought up to date before each
   // (no watcher runs here; an unchanged kiln costs a scan and no embedding).
   let index: KilnIndex | undefined;

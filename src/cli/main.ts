@@ -28,6 +28,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   config: { summary: 'Print the effective configuration with sources (--json); `config check` lists problems', load: async () => (await import('./commands/config')).run },
   gateway: { summary: 'Serve kiln tools and upstream MCP servers as one MCP server (stdio or --http)', load: async () => (await import('./commands/gateway')).run },
   tools: { summary: 'List the tools the gateway serves, with upstream and state', load: async () => (await import('./commands/tools')).run },
+  mcp: { summary: 'Sign in to an http/sse tool server with OAuth (login NAME) or forget its tokens (logout NAME)', load: async () => (await import('./commands/mcp')).run },
   models: { summary: 'List the models of every configured provider (--json, --refresh)', load: async () => (await import('./commands/models')).run },
   index: { summary: 'Bring the kiln index up to date (--force re-embeds all, --clear empties it)', load: async () => (await import('./commands/indexKiln')).run },
   search: {

@@ -149,11 +149,15 @@ const SseTransportSchema = z.strictObject({
   type: z.literal('sse'),
   url,
   auth_header: described(z.optional(z.string()), 'Sent as the Authorization header; {env:VAR} is resolved'),
+  oauth_client_id: described(z.optional(nonEmpty), 'OAuth client ID registered with the server; dynamic registration when unset'),
+  oauth_scopes: described(z.optional(z.array(nonEmpty)), 'OAuth scopes asked for at sign-in (`hearth mcp login NAME`)'),
 });
 const HttpTransportSchema = z.strictObject({
   type: z.literal('http'),
   url,
   auth_header: described(z.optional(z.string()), 'Sent as the Authorization header; {env:VAR} is resolved'),
+  oauth_client_id: described(z.optional(nonEmpty), 'OAuth client ID registered with the server; dynamic registration when unset'),
+  oauth_scopes: described(z.optional(z.array(nonEmpty)), 'OAuth scopes asked for at sign-in (`hearth mcp login NAME`)'),
 });
 export const TransportSchema = z.discriminatedUnion('type', [StdioTransportSchema, SseTransportSchema, HttpTransportSchema]);
 

@@ -10,6 +10,10 @@ export type GatewayErrorCode =
   | 'gateway.upstream_spawn'
   | 'gateway.upstream_handshake'
   | 'gateway.upstream_call'
+  /** An OAuth upstream has no usable token: the user signs in (`hearth mcp login NAME`, or the editor's action). */
+  | 'gateway.upstream_sign_in'
+  /** The sign-in itself failed (the authorization server refused, answered for another resource, timed out). */
+  | 'gateway.oauth_failed'
   | 'gateway.unknown_tool'
   | 'gateway.unknown_upstream'
   | 'gateway.stopped';

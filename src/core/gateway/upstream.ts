@@ -2,6 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRelay } from './clientRelay';
 import { createUpstreamClient } from './upstreamClient';
+import type { OAuthStore } from './oauth/oauthStore';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
@@ -46,6 +48,8 @@ export interface UpstreamOptions {
   transport?: UpstreamTransportFactory;
   /** Where the upstream's elicitation, sampling and log messages go (the gateway's clients). */
   relay?: ClientRelay;
+  /** Where OAuth tokens of http/sse upstreams are kept (editor: secret storage; CLI: a 0600 file). */
+  oauthStore?: OAuthStore;
 }
 
 /**
@@ -210,6 +214,8 @@ export class Upstream {
         onTooLarge: () => this.dropped(gen, `it sent a message of more than ${this.config.max_message_mb} MB (max_message_mb = ${this.config.max_message_mb})`),
         onStderrLine: (line) => log.debug(`${line}`),
         onUnresolved: (key, reference) => log.warn(`env ${key} = "${reference}" is not set; the server starts without it`),
+        oauth: this.options.oauthStore && { store: this.options.oauthStore, redactor: this.options.redactor },
+        name: this.name,
       });
       if (gen !== this.generation) return;
       this.transport = transport;
@@ -255,6 +261,11 @@ export class Upstream {
     if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
       const what = code === 'ENOENT' ? 'was not found (check the command and PATH)' : 'is not executable';
       return new GatewayError('gateway.upstream_spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
+    }
+    const signIn = signInError(error);
+    if (signIn) return signIn;
+    if (error instanceof UnauthorizedError) {
+      return new GatewayError('gateway.upstream_sign_in', `Upstream "${this.name}" needs sign-in: run \`hearth mcp login ${this.name}\` (or "Sign in" in the editor)`, this.name, { cause: error });
     }
     const broken = this.brokenReason(connection);
     if (broken) return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
@@ -342,7 +353,8 @@ export class Upstream {
   }
 
   private failed(gen: number, error: GatewayError): void {
-    const willRetry = this.config.auto_reconnect && !this.stopped;
+    // Retrying cannot sign anyone in: the state waits for the user's sign-in (and a restart).
+    const willRetry = this.config.auto_reconnect && !this.stopped && error.code !== 'gateway.upstream_sign_in';
     const delay = willRetry ? backoffDelay(this.attempt++, this.options.backoff ?? DEFAULT_BACKOFF) : 0;
     this.setState({ kind: 'down', error: error.message, code: error.code, nextRetryAt: willRetry ? Date.now() + delay : undefined });
     this.log.warn(`down: ${error.message}${willRetry ? `; retrying in ${delay} ms` : ''}`);
@@ -364,4 +376,12 @@ export class Upstream {
     this._state = state;
     this._onDidChange.fire(this);
   }
+}
+
+/** The sign-in error somewhere in a failure's cause chain (the SDK wraps what the provider throws). */
+function signInError(error: unknown): GatewayError | undefined {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof GatewayError && current.code === 'gateway.upstream_sign_in') return current;
+  }
+  return undefined;
 }

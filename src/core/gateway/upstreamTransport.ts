@@ -2,7 +2,10 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig, TransportConfig } from '../config/schema';
+import type { Redactor } from '../logging/redactor';
 import { boundedFetch } from './boundedFetch';
+import { UpstreamOAuthProvider } from './oauth/oauthProvider';
+import type { OAuthStore } from './oauth/oauthStore';
 import { ProcessTransport, type UpstreamStreamError } from './processTransport';
 
 /** Resolves `{env:VAR}` / `{secret:NAME}` references in config values (config/resolveSecret.ts). */
@@ -22,6 +25,10 @@ export interface TransportContext {
   onTooLarge?: (bytes: number) => void;
   /** A reference in `env` that resolved to nothing (the variable is left unset). */
   onUnresolved?: (key: string, reference: string) => void;
+  /** Where OAuth tokens are kept; http/sse upstreams without `auth_header` sign in with OAuth when given. */
+  oauth?: { store: OAuthStore; redactor?: Redactor };
+  /** The upstream's name (its OAuth record is keyed by it). */
+  name?: string;
 }
 
 /**
@@ -45,7 +52,7 @@ export interface UpstreamConnection extends Transport {
 export type UpstreamTransportFactory = (server: McpServerConfig, ctx: TransportContext) => Promise<UpstreamConnection>;
 
 /** The production factory: the entry's configured transport. */
-export const configuredTransport: UpstreamTransportFactory = (server, ctx) => createUpstreamTransport(server.transport, ctx);
+export const configuredTransport: UpstreamTransportFactory = (server, ctx) => createUpstreamTransport(server.transport, { ...ctx, name: ctx.name ?? server.name });
 
 /**
  * Builds the SDK transport for one upstream. References in `env` and `auth_header` are resolved
@@ -80,7 +87,16 @@ export async function createUpstreamTransport(config: TransportConfig, ctx: Tran
       const url = new URL(config.url);
       const requestInit: RequestInit = { headers };
       const fetch = ctx.maxMessageBytes ? boundedFetch(ctx.maxMessageBytes, (bytes) => ctx.onTooLarge?.(bytes)) : undefined;
-      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
+      // `auth_header` keeps working as before; without it the SDK answers a 401 with OAuth (stored tokens, refresh).
+      const authProvider =
+        config.auth_header === undefined && ctx.oauth
+          ? new UpstreamOAuthProvider(
+              { name: ctx.name ?? url.host, url: config.url, clientId: config.oauth_client_id, scopes: config.oauth_scopes },
+              ctx.oauth.store,
+              { redactor: ctx.oauth.redactor },
+            )
+          : undefined;
+      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit, fetch, authProvider }) : new StreamableHTTPClientTransport(url, { requestInit, fetch, authProvider });
     }
   }
 }
