@@ -37,16 +37,13 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
     vscode.commands.registerCommand(SETUP_COMMANDS.checkLocalRunner, async () => {
       const runtime = llm();
       if (!runtime) return void vscode.window.showErrorMessage('Hearth: the chat models could not start; see "Hearth: Show Log".');
-      const runners = runtime.selection.providers().filter((p) => p.type === 'local_runner');
-      if (runners.length === 0) return void vscode.window.showInformationMessage('Hearth: no local runner is configured; chat uses ' + runtime.selection.currentId());
-      const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hearth: asking the local runner' }, () => runtime.catalog.list({ refresh: true }));
-      const reports = listing.flatMap((entry) => {
-        const runner = runners.find((r) => r.name === entry.provider);
-        return runner ? [runnerReport(entry, runner.model)] : [];
-      });
-      const lines = reports.map((r) => r.line);
-      const failed = reports.some((r) => r.problem);
-      void (failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Hearth: ${lines.join('; ')}`);
+      // The provider chat actually uses (whatever its type), not the local runner regardless.
+      const active = runtime.selection.current();
+      const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Hearth: asking ${active.name}` }, () => runtime.catalog.list({ refresh: true }));
+      const entry = listing.find((e) => e.provider === active.name);
+      const report = entry ? runnerReport(entry, active.model) : { line: `${active.name} did not answer the model listing`, problem: true };
+      const text = `Hearth: chat uses ${runtime.selection.currentId()} (${active.type}). ${report.line}`;
+      void (report.problem ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(text);
     }),
     vscode.commands.registerCommand(SETUP_COMMANDS.checkIndex, async () => {
       if (checkIndex) return checkIndex();
