@@ -134,7 +134,7 @@ test('the Chat view: /search lists the notes, each a link to its best section', 
 test('the Chat view: /related lists the notes related to the open note (Composting.md, opened above), not the note itself', onNewer, async () => {
   const response = await ask('@hearth /related', '/related');
   await complete(response);
-  assert.match(await response.innerText(), /Notes related to `techniques\/Composting\.md`/);
+  assert.match(await response.innerText(), /Notes related to techniques\/Composting\.md/);
   await response.locator('.chat-inline-anchor-widget', { hasText: 'Bread.md' }).first().waitFor({ timeout: 20_000 });
   assert.equal(await response.locator('.chat-inline-anchor-widget', { hasText: 'Composting.md' }).count(), 0);
 });
