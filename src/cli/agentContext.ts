@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { HearthAgentCatalog } from '../core/agents/agentCatalog';
 import { createAgentCatalog } from '../core/agents/agentSetup';
 import { AcpAgents } from '../core/agents/acp/acpAgents';
-import { hearthGatewayStdio } from '../core/agents/acp/gatewayOffer';
+import { hearthGatewayStdio } from '../core/agents/acp/connection/gatewayOffer';
 import { globalConfigDir, WORKSPACE_DIR_NAME } from '../core/config/locations';
 import type { Gateway } from '../core/gateway/gateway';
 import { createGateway } from '../core/gateway/gatewaySetup';

@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import type * as vscode from 'vscode';
 import { AcpAgents } from '../../core/agents/acp/acpAgents';
-import { hearthGatewayStdio } from '../../core/agents/acp/gatewayOffer';
+import { hearthGatewayStdio } from '../../core/agents/acp/connection/gatewayOffer';
 import type { HearthAgentCatalog } from '../../core/agents/agentCatalog';
 import type { AgentCatalog, AgentDescriptor, AgentSession, AgentStartOptions } from '../../core/agents/agentSession';
 import { createAgentCatalog } from '../../core/agents/agentSetup';

@@ -6,12 +6,12 @@ import type { AgentDescriptor, AgentSession, AgentStartOptions } from '../agentS
 import type { ExternalAgents } from '../externalAgents';
 import { AcpError } from './acpErrors';
 import { limitsFromConfig, type AcpLimits } from './acpLimits';
-import type { AcpSession } from './acpSession';
-import { defineAgents } from './agentProfiles';
-import { resolveAgentEnv } from './agentEnv';
-import type { AgentTransport } from './agentTransport';
-import { probeAgents, type ProbedAgent } from './discovery';
-import type { GatewayOffer } from './gatewayOffer';
+import type { AcpSession } from './session/acpSession';
+import { defineAgents } from './profiles/agentProfiles';
+import { resolveAgentEnv } from './connection/agentEnv';
+import type { AgentTransport } from './connection/agentTransport';
+import { probeAgents, type ProbedAgent } from './profiles/discovery';
+import type { GatewayOffer } from './connection/gatewayOffer';
 import type { ProtectedPathRules } from '../../fs/protectedPaths';
 import type { WorkspaceEdits } from '../../changes/workspaceEdits';
 
@@ -68,7 +68,7 @@ export class AcpAgents implements ExternalAgents {
   async start(name: string, options: AgentStartOptions): Promise<AgentSession> {
     const { descriptor, launch } = await this.launchOf(name, options.cwd);
     // The ACP SDK loads with the first session, not with every host that merely lists agents.
-    const { AcpSession } = await import('./acpSession');
+    const { AcpSession } = await import('./session/acpSession');
     // Disposed while probing or loading (the editor closing): a session started now would outlive it.
     this.assertNotDisposed();
     const session: AcpSession = new AcpSession({
@@ -110,7 +110,7 @@ export class AcpAgents implements ExternalAgents {
   /** Starts the agent only to ask for its saved sessions in `cwd` (session/list), then stops it. */
   async listSessions(name: string, cwd: string): Promise<AgentSessionInfo[]> {
     const { launch } = await this.launchOf(name, cwd);
-    const { AgentConnection } = await import('./agentConnection');
+    const { AgentConnection } = await import('./connection/agentConnection');
     this.assertNotDisposed();
     const conn = await AgentConnection.open({
       ...launch,

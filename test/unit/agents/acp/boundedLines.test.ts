@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BoundedLineSplitter } from '../../../../src/core/agents/acp/boundedLines';
+import { BoundedLineSplitter } from '../../../../src/core/agents/acp/connection/boundedLines';
 
 function splitter(max: number) {
   const lines: string[] = [];

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LLMock } from '@copilotkit/aimock';
-import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
+import type { AcpSession } from '../../../../src/core/agents/acp/session/acpSession';
 import { collect, createAgents, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 
 // The real Claude Code behind Zed's ACP adapter, offline: its Anthropic calls go to aimock. Kept

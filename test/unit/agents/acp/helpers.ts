@@ -8,8 +8,8 @@ import { sinkLogger } from '../../../../src/core/logging/sinkLogger';
 import type { AgentEvent, AgentSessionHost, PermissionOutcome, PermissionRequest } from '../../../../src/core/agents/agentSession';
 import { AcpAgents, type AcpAgentsOptions } from '../../../../src/core/agents/acp/acpAgents';
 import type { AcpLimits } from '../../../../src/core/agents/acp/acpLimits';
-import { spawnAgent } from '../../../../src/core/agents/acp/agentProcess';
-import type { AgentTransport } from '../../../../src/core/agents/acp/agentTransport';
+import { spawnAgent } from '../../../../src/core/agents/acp/connection/agentProcess';
+import type { AgentTransport } from '../../../../src/core/agents/acp/connection/agentTransport';
 import { serveScriptedAgent } from './fixtures/scriptedAgentScript.mjs';
 import { inProcessAgent, type InProcessChannel } from './inProcessAgent';
 

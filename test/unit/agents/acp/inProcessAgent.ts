@@ -3,7 +3,7 @@
 // and the agent end is the SDK's ndJsonStream over the other side of the same linked pair.
 import * as acp from '@agentclientprotocol/sdk';
 import { PassThrough, Readable } from 'node:stream';
-import type { AgentChannel, AgentExit, AgentLaunch, AgentTransport } from '../../../../src/core/agents/acp/agentTransport';
+import type { AgentChannel, AgentExit, AgentLaunch, AgentTransport } from '../../../../src/core/agents/acp/connection/agentTransport';
 
 /** The agent's end of the link. */
 export interface InProcessPeer {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AgentEvent } from '../../../../src/core/agents/agentSession';
-import type { AcpSession } from '../../../../src/core/agents/acp/acpSession';
+import type { AcpSession } from '../../../../src/core/agents/acp/session/acpSession';
 import { collect, createAgents, fixtureProfile, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 
 describe('ACP session with the scripted agent (in process; a subprocess where the process is the subject)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AgentControlsView } from '../../../../src/core/agents/agentControls';
-import { CONTROL_LIMITS, MODE_OPTION_ID, MODEL_OPTION_ID } from '../../../../src/core/agents/acp/sessionControls';
+import { CONTROL_LIMITS, MODE_OPTION_ID, MODEL_OPTION_ID } from '../../../../src/core/agents/acp/session/sessionControls';
 import { collect, createAgents, fixtureProfile, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 
 const scripted = (env: Record<string, string>) => ({ profiles: { scripted: fixtureProfile({ env }) } });

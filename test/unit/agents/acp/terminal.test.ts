@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentEvent } from '../../../../src/core/agents/agentSession';
-import { TERMINAL_LIMITS } from '../../../../src/core/agents/acp/agentTerminals';
+import { TERMINAL_LIMITS } from '../../../../src/core/agents/acp/requests/agentTerminals';
 import { collect, createAgents, isAlive, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 
 const node = process.execPath;

@@ -1,14 +1,14 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { Logger } from '../../host';
-import { AcpError } from './acpErrors';
+import type { Logger } from '../../../host';
+import { AcpError } from '../acpErrors';
 import { spawnAgent } from './agentProcess';
 import { agentStream } from './agentStream';
 import type { AgentChannel, AgentTransport } from './agentTransport';
 import { gatewayServers, type GatewayOffer } from './gatewayOffer';
 import { rpcErrorText } from './rpcErrorText';
-import { AcpAuthError, authMethodsOf, isAuthRequired } from './authMethods';
+import { AcpAuthError, authMethodsOf, isAuthRequired } from '../session/authMethods';
 import { listSessions, openSession, type OpenedSession } from './sessionOpener';
-import type { AgentSessionInfo } from '../agentControls';
+import type { AgentSessionInfo } from '../../agentControls';
 
 /** What the agent may ask of Hearth while the connection is up (implemented by the session). */
 export interface ClientSide {

@@ -1,6 +1,6 @@
-import { parseSecretReference } from '../../config/resolveSecret';
-import type { SecretStore } from '../../host';
-import type { Redactor } from '../../logging/redactingLogger';
+import { parseSecretReference } from '../../../config/resolveSecret';
+import type { SecretStore } from '../../../host';
+import type { Redactor } from '../../../logging/redactingLogger';
 
 export interface ResolvedAgentEnv {
   /** Only the profile's variables, resolved; the caller layers them over the inherited environment. */

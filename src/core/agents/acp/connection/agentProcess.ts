@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { endGroup, killGroup, resolveCommand, spawnInGroup, StderrTail } from '../../process/processGroup';
+import { endGroup, killGroup, resolveCommand, spawnInGroup, StderrTail } from '../../../process/processGroup';
 import type { AgentChannel, AgentExit, AgentLaunch, AgentTransport } from './agentTransport';
 
 /**

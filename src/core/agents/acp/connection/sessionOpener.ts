@@ -4,8 +4,8 @@
  * as updates), else starts a new session and says why, so the surface can send Hearth's recap.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentSessionInfo } from '../agentControls';
-import { AcpError } from './acpErrors';
+import type { AgentSessionInfo } from '../../agentControls';
+import { AcpError } from '../acpErrors';
 import { rpcErrorText } from './rpcErrorText';
 
 export interface OpenedSession {

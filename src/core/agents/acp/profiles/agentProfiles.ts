@@ -1,4 +1,4 @@
-import type { AcpAgentProfile } from '../../config/schema';
+import type { AcpAgentProfile } from '../../../config/schema';
 import { KNOWN_AGENTS, type AgentLaunch } from './knownAgents';
 
 export type AgentOrigin = 'discovered' | 'profile';

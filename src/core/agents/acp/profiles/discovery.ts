@@ -1,5 +1,5 @@
-import { findExecutable } from '../../process/findExecutable';
-import type { AgentDescriptor } from '../agentSession';
+import { findExecutable } from '../../../process/findExecutable';
+import type { AgentDescriptor } from '../../agentSession';
 import type { AgentDefinition } from './agentProfiles';
 
 /** A listed agent together with what `start` needs. */

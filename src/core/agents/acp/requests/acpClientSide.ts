@@ -3,18 +3,18 @@
  * controls first, a loaded session's replay, else events of the running turn), permission, files
  * and the terminal. The session's state is reached through the accessors it passes.
  */
-import { describeError, errorCode } from '../../errors';
-import type { Logger } from '../../host';
-import type { AgentEvent } from '../agentSession';
-import { AcpError } from './acpErrors';
-import type { ClientSide } from './agentConnection';
+import { describeError, errorCode } from '../../../errors';
+import type { Logger } from '../../../host';
+import type { AgentEvent } from '../../agentSession';
+import { AcpError } from '../acpErrors';
+import type { ClientSide } from '../connection/agentConnection';
 import type { AgentRequests } from './agentRequests';
 import type { AgentTerminals } from './agentTerminals';
-import type { EventChannel } from './eventChannel';
-import type { ReplayCollector } from './replayCollector';
-import type { SessionControls } from './sessionControls';
-import type { StreamingWatchdog } from './streamingWatchdog';
-import { updateToEvents, type ToolCallTracker } from './updateEvents';
+import type { EventChannel } from '../session/eventChannel';
+import type { ReplayCollector } from '../session/replayCollector';
+import type { SessionControls } from '../session/sessionControls';
+import type { StreamingWatchdog } from '../session/streamingWatchdog';
+import { updateToEvents, type ToolCallTracker } from '../session/updateEvents';
 
 export interface ClientSideDeps {
   agentName: string;

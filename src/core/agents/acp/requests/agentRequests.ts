@@ -2,15 +2,15 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { applyReviewedChange } from '../../changes/changeReview';
-import { kilnRelative, type WorkspaceEdits } from '../../changes/workspaceEdits';
-import { describeError, isHearthError } from '../../errors';
-import { protectedQuestion, type GateChange, type ProtectedWriteRequest } from '../../fs/writeGate';
-import type { Logger } from '../../host';
-import type { AgentEvent } from '../agentSession';
-import { AcpError } from './acpErrors';
+import { applyReviewedChange } from '../../../changes/changeReview';
+import { kilnRelative, type WorkspaceEdits } from '../../../changes/workspaceEdits';
+import { describeError, isHearthError } from '../../../errors';
+import { protectedQuestion, type GateChange, type ProtectedWriteRequest } from '../../../fs/writeGate';
+import type { Logger } from '../../../host';
+import type { AgentEvent } from '../../agentSession';
+import { AcpError } from '../acpErrors';
 import type { PermissionBroker } from './permissionBroker';
-import type { ToolCallTracker } from './updateEvents';
+import type { ToolCallTracker } from '../session/updateEvents';
 import type { WorkspaceFiles } from './workspaceFiles';
 
 export interface AgentRequestsOptions {

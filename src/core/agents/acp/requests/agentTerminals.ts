@@ -11,10 +11,10 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { describeError } from '../../errors';
-import type { Logger } from '../../host';
-import { killGroup, resolveCommand, spawnInGroup } from '../../process/processGroup';
-import type { AgentEvent } from '../agentSession';
+import { describeError } from '../../../errors';
+import type { Logger } from '../../../host';
+import { killGroup, resolveCommand, spawnInGroup } from '../../../process/processGroup';
+import type { AgentEvent } from '../../agentSession';
 import { OutputBuffer } from './outputBuffer';
 import type { PermissionBroker } from './permissionBroker';
 

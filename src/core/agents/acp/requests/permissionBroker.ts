@@ -1,5 +1,5 @@
-import type { Logger } from '../../host';
-import type { AgentSessionHost, PermissionOption, PermissionOutcome, PermissionRequest } from '../agentSession';
+import type { Logger } from '../../../host';
+import type { AgentSessionHost, PermissionOption, PermissionOutcome, PermissionRequest } from '../../agentSession';
 
 export interface PermissionDecision {
   outcome: PermissionOutcome;

@@ -1,10 +1,10 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { DEFAULT_RULES_FILES } from '../../config/schema';
-import { ConfinedFileError, ProtectedPathError } from '../../fs/confinedFileError';
-import { ConfinedRoot } from '../../fs/confinedRoot';
-import { ProtectedPaths, type ProtectedPathRules } from '../../fs/protectedPaths';
-import { WriteGate, type BeforeWrite, type ProtectedWriteConfirm } from '../../fs/writeGate';
-import { AcpError } from './acpErrors';
+import { DEFAULT_RULES_FILES } from '../../../config/schema';
+import { ConfinedFileError, ProtectedPathError } from '../../../fs/confinedFileError';
+import { ConfinedRoot } from '../../../fs/confinedRoot';
+import { ProtectedPaths, type ProtectedPathRules } from '../../../fs/protectedPaths';
+import { WriteGate, type BeforeWrite, type ProtectedWriteConfirm } from '../../../fs/writeGate';
+import { AcpError } from '../acpErrors';
 
 /**
  * The agent's `fs/read_text_file` and `fs/write_text_file`, confined to the workspace through the

@@ -1,28 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { describeError } from '../../errors';
-import type { Logger } from '../../host';
-import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../agentSession';
-import { AcpError } from './acpErrors';
-import type { AcpLimits } from './acpLimits';
-import { AgentConnection, type ClientSide } from './agentConnection';
-import { rpcErrorText } from './rpcErrorText';
+import { describeError } from '../../../errors';
+import type { Logger } from '../../../host';
+import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../../agentSession';
+import { AcpError } from '../acpErrors';
+import type { AcpLimits } from '../acpLimits';
+import { AgentConnection, type ClientSide } from '../connection/agentConnection';
+import { rpcErrorText } from '../connection/rpcErrorText';
 import { EventChannel } from './eventChannel';
-import type { GatewayOffer } from './gatewayOffer';
-import { AgentRequests } from './agentRequests';
-import type { AgentTransport } from './agentTransport';
-import { PermissionBroker } from './permissionBroker';
+import type { GatewayOffer } from '../connection/gatewayOffer';
+import { AgentRequests } from '../requests/agentRequests';
+import type { AgentTransport } from '../connection/agentTransport';
+import { PermissionBroker } from '../requests/permissionBroker';
 import { promptBlocks } from './promptBlocks';
 import { StreamingWatchdog } from './streamingWatchdog';
 import { stopReasonOf, ToolCallTracker } from './updateEvents';
-import { WorkspaceFiles } from './workspaceFiles';
-import type { ProtectedPathRules } from '../../fs/protectedPaths';
-import type { WorkspaceEdits } from '../../changes/workspaceEdits';
-import type { SessionOpening } from '../agentControls';
+import { WorkspaceFiles } from '../requests/workspaceFiles';
+import type { ProtectedPathRules } from '../../../fs/protectedPaths';
+import type { WorkspaceEdits } from '../../../changes/workspaceEdits';
+import type { SessionOpening } from '../../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
 import { openWithSignIn } from './signInFlow';
-import { clientSideFor, errorEvent } from './acpClientSide';
-import { AgentTerminals } from './agentTerminals';
+import { clientSideFor, errorEvent } from '../requests/acpClientSide';
+import { AgentTerminals } from '../requests/agentTerminals';
 
 
 export interface AcpSessionOptions {

@@ -4,8 +4,8 @@
  * (codex-acp: "Requires setting the `OPENAI_API_KEY` environment variable"): Hearth asks for the key
  * and starts the agent with it, so the user never edits a shell profile.
  */
-import type { AuthMethodView } from '../agentControls';
-import { AcpError } from './acpErrors';
+import type { AuthMethodView } from '../../agentControls';
+import { AcpError } from '../acpErrors';
 
 export const MAX_AUTH_METHODS = 20;
 

@@ -1,9 +1,9 @@
-import { describeError } from '../../errors';
-import type { Logger } from '../../host';
-import { acceptsValue, type AgentControls, type AgentControlsView } from '../agentControls';
-import { AcpError } from './acpErrors';
-import type { AgentConnection } from './agentConnection';
-import { rpcErrorText } from './rpcErrorText';
+import { describeError } from '../../../errors';
+import type { Logger } from '../../../host';
+import { acceptsValue, type AgentControls, type AgentControlsView } from '../../agentControls';
+import { AcpError } from '../acpErrors';
+import type { AgentConnection } from '../connection/agentConnection';
+import { rpcErrorText } from '../connection/rpcErrorText';
 import { SessionControls } from './sessionControls';
 
 /**

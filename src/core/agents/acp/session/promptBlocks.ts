@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { PromptAttachment } from '../agentSession';
+import type { PromptAttachment } from '../../agentSession';
 
 /**
  * A prompt as ACP content: the text, then each attachment as an embedded resource when the agent

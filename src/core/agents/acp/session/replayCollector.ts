@@ -1,4 +1,4 @@
-import type { HistoryMessage } from '../agentSession';
+import type { HistoryMessage } from '../../agentSession';
 
 /** A loaded session's history is kept up to this many messages and characters (a year-long session must not fill memory). */
 export const REPLAY_LIMITS = { messages: 2_000, chars: 2_000_000 } as const;

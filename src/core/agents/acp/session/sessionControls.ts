@@ -5,8 +5,8 @@
  * checked by hand and bounded: an agent that floods thousands of options or commands, or sends
  * unknown types, costs a bounded list and a log line, never the session.
  */
-import { Emitter } from '../../lifecycle/emitter';
-import type { AgentCommandView, AgentControlsView, AgentOptionCategory, AgentOptionChoice, AgentOptionView } from '../agentControls';
+import { Emitter } from '../../../lifecycle/emitter';
+import type { AgentCommandView, AgentControlsView, AgentOptionCategory, AgentOptionChoice, AgentOptionView } from '../../agentControls';
 
 export const CONTROL_LIMITS = { options: 32, choices: 200, commands: 200, name: 120, description: 400 } as const;
 

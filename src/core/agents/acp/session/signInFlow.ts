@@ -1,6 +1,6 @@
-import type { Logger } from '../../host';
-import type { AgentSessionHost } from '../agentSession';
-import type { AgentConnection } from './agentConnection';
+import type { Logger } from '../../../host';
+import type { AgentSessionHost } from '../../agentSession';
+import type { AgentConnection } from '../connection/agentConnection';
 import { AcpAuthError } from './authMethods';
 
 /** How long a sign-in may take (a browser login, a terminal) before the start gives up. */

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentEvent, AgentStopReason, ContextUsage, PlanEntry, ToolCallStatus } from '../agentSession';
+import type { AgentEvent, AgentStopReason, ContextUsage, PlanEntry, ToolCallStatus } from '../../agentSession';
 
 export interface TrackedToolCall {
   title: string;
