@@ -1,77 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { describeError } from '../../../errors';
 import type { Logger } from '../../../host';
-import type { AgentDescriptor, AgentEvent, AgentSession, AgentSessionHost, AgentStopReason, PromptAttachment } from '../../agentSession';
+import type { AgentDescriptor, AgentEvent, AgentSession, PromptAttachment } from '../../agentSession';
 import { AcpError } from '../acpErrors';
-import type { AcpLimits } from '../acpLimits';
 import { AgentConnection, type ClientSide } from '../connection/agentConnection';
-import { rpcErrorText } from '../connection/rpcErrorText';
+import type { AcpSessionOptions } from './acpSessionOptions';
 import { EventChannel } from './eventChannel';
-import type { GatewayOffer } from '../connection/gatewayOffer';
 import { AgentRequests } from '../requests/agentRequests';
-import type { AgentTransport } from '../connection/agentTransport';
 import { PermissionBroker } from '../requests/permissionBroker';
-import { promptBlocks } from './promptBlocks';
+import { runTurn, type Turn, type TurnContext } from './promptTurn';
 import { StreamingWatchdog } from './streamingWatchdog';
-import { stopReasonOf, ToolCallTracker } from './updateEvents';
+import { ToolCallTracker } from './updateEvents';
 import { WorkspaceFiles } from '../requests/workspaceFiles';
-import type { ProtectedPathRules } from '../../../fs/protectedPaths';
-import type { WorkspaceEdits } from '../../../changes/workspaceEdits';
 import type { SessionOpening } from '../../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
 import { openWithSignIn } from './signInFlow';
 import { clientSideFor, errorEvent } from '../requests/acpClientSide';
 import { AgentTerminals } from '../requests/agentTerminals';
-
-
-export interface AcpSessionOptions {
-  descriptor: AgentDescriptor;
-  command: string;
-  args: string[];
-  /** The complete environment of the agent process. */
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Where attachment paths that are not absolute resolve (kiln-relative ones: the kiln); cwd when unset. */
-  attachmentRoot?: string;
-  host: AgentSessionHost;
-  log: Logger;
-  limits: AcpLimits;
-  /** `[cli].confirm_destructive`: overwriting a file asks the user first. */
-  confirmDestructive: boolean;
-  /** Configured protected paths (rules files, agent_directories); the built-in ones always apply. */
-  protection?: Omit<ProtectedPathRules, 'root'>;
-  /** Review and journal of the agent's writes ([chat].review_edits, the kiln's change journal). */
-  edits?: WorkspaceEdits;
-  gateway?: GatewayOffer;
-  clientVersion: string;
-  onDisposed?: () => void;
-  /** How the agent is started (see AgentTransport); a process unless injected. */
-  transport?: AgentTransport;
-  /** The agent's session to continue (a conversation reopened after a reload). */
-  resume?: string;
-  /** Option choices remembered for this agent (option id → value), applied when a session opens. */
-  preferences?: Record<string, string | boolean>;
-  /** Whether the folder is trusted now (commands run only then); absent: trusted (agents start only in trusted folders). */
-  trusted?: () => boolean;
-  /** Keys given at sign-in are registered here before anything could log them. */
-  redactor?: { add(secret: string): void };
-  /** Keeps a key the user gave when signing in (the editor's secret storage), so it is asked once. */
-  rememberKey?(variable: string, key: string): Promise<void>;
-  /** Forgets the kept keys (on logout). */
-  forgetKeys?(): Promise<void>;
-}
-
-interface Turn {
-  /** Groups the turn's file writes in the change journal. */
-  id: string;
-  channel: EventChannel<AgentEvent>;
-  /** Aborted when the turn ends for any reason: open permission prompts close with it. */
-  controller: AbortController;
-  watchdog: StreamingWatchdog;
-  /** Settles when the agent is done with the turn (after a cancel, possibly after its reader left). */
-  finished?: Promise<void>;
-}
 
 /**
  * An external agent behind the AgentSession contract. The process is started on first use and
@@ -177,7 +123,7 @@ export class AcpSession implements AgentSession {
     clearTimeout(this.idleTimer);
     const turn: Turn = { id: `${this.id}-${randomUUID().slice(0, 8)}`, channel: new EventChannel(), controller: new AbortController(), watchdog: new StreamingWatchdog(this.options.limits.streamingIdleMs) };
     this.turn = turn;
-    turn.finished = this.runTurn(turn, text, attachments, signal)
+    turn.finished = runTurn(turn, text, attachments, signal, this.turnContext())
       .catch((error) => this.log.error(`turn failed unexpectedly: ${describeError(error)}`))
       .finally(() => {
         turn.channel.end();
@@ -216,65 +162,16 @@ export class AcpSession implements AgentSession {
     this.conn?.process.killNow();
   }
 
-  private async runTurn(turn: Turn, text: string, attachments: PromptAttachment[], signal: AbortSignal | undefined): Promise<void> {
-    const push = (event: AgentEvent) => turn.channel.push(event);
-    const finish = (stopReason: AgentStopReason) => {
-      turn.watchdog.stop();
-      turn.controller.abort();
-      push({ type: 'done', stopReason });
-      turn.channel.end();
+  private turnContext(): TurnContext {
+    return {
+      agentName: this.agent.name,
+      limits: this.options.limits,
+      attachmentRoot: this.options.attachmentRoot ?? this.options.cwd,
+      log: this.log,
+      connection: () => this.connection(),
+      dropConnection: (conn) => this.dropConnection(conn),
+      killTerminals: () => this.terminals.killAll(),
     };
-    let conn: AgentConnection;
-    try {
-      conn = await this.connection();
-    } catch (error) {
-      push(errorEvent(error));
-      return finish('error');
-    }
-    if (turn.channel.isEnded) return finish('cancelled');
-    const stop = new Promise<'aborted' | 'timeout'>((resolveStop) => {
-      if (signal?.aborted) resolveStop('aborted');
-      signal?.addEventListener('abort', () => resolveStop('aborted'), { once: true });
-      turn.controller.signal.addEventListener('abort', () => resolveStop('aborted'), { once: true });
-      turn.watchdog.onTimeout = () => resolveStop('timeout');
-    });
-    turn.watchdog.touch();
-    const embedded = conn.agentCapabilities?.promptCapabilities?.embeddedContext === true;
-    const response = conn.prompt(promptBlocks(text, attachments, embedded, this.options.attachmentRoot ?? this.options.cwd));
-    const outcome = await Promise.race([
-      response.then((value) => ({ kind: 'response' as const, value }), (error: unknown) => ({ kind: 'failed' as const, error })),
-      conn.process.exit.then(() => ({ kind: 'exited' as const })),
-      stop.then((kind) => ({ kind })),
-    ]);
-    if (outcome.kind === 'response') return finish(stopReasonOf(outcome.value.stopReason));
-    if (outcome.kind === 'failed' || outcome.kind === 'exited') {
-      // A request fails when the connection closes, so look at the process before blaming the agent.
-      const exited = conn.exited || (await Promise.race([conn.process.exit.then(() => true), delay(100).then(() => false)]));
-      if (exited) {
-        this.dropConnection(conn);
-        const stderr = conn.process.stderr ? `: ${conn.process.stderr.slice(-500)}` : '';
-        push(errorEvent(new AcpError('acp.agent_exited', `Agent "${this.agent.name}" stopped in the middle of its answer${stderr}`, 'Send the message again to restart the agent.')));
-      } else {
-        const error = (outcome as { error?: unknown }).error;
-        push(errorEvent(new AcpError('acp.prompt_failed', `Agent "${this.agent.name}" failed: ${rpcErrorText(error)}`)));
-      }
-      return finish('error');
-    }
-    if (outcome.kind === 'timeout') {
-      const minutes = this.options.limits.streamingIdleMs / 60_000;
-      push(errorEvent(new AcpError('acp.streaming_timeout', `Agent "${this.agent.name}" sent nothing for ${minutes >= 1 ? `${minutes} min` : `${this.options.limits.streamingIdleMs} ms`}; the turn was cancelled.`, 'Raise [acp].streaming_timeout_minutes if the agent needs longer.')));
-    }
-    // Cancelled by the user or the time-out: the commands it runs end now; ask the agent to stop and give it a moment to say so.
-    this.terminals.killAll();
-    turn.controller.abort();
-    conn.cancel();
-    const settled = await Promise.race([response.then(() => true, () => true), delay(this.options.limits.cancelGraceMs).then(() => false)]);
-    if (!settled) {
-      this.log.warn(`the agent ignored session/cancel; restarting it on the next message`);
-      this.dropConnection(conn);
-      void conn.close(200);
-    }
-    finish('cancelled');
   }
 
   private async whileWaitingForUser<T>(work: () => Promise<T>): Promise<T> {
@@ -381,8 +278,4 @@ export class AcpSession implements AgentSession {
 
 function disposedError(): AcpError {
   return new AcpError('acp.disposed', 'This agent session has ended; start a new one.');
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms).unref?.());
 }
