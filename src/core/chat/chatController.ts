@@ -14,10 +14,11 @@ import { AgentSessionSlot } from './agentSessionSlot';
 import { runChatCommand } from './chatCommands';
 import { redactedPost, type ChatControllerDeps } from './chatControllerDeps';
 import { titleFor, type AttachmentRef, type Conversation, type Turn } from './conversation';
+import { ConversationNavigator } from './conversationNavigator';
 import { ConversationSlot } from './conversationSlot';
 import { PendingAttachments, type PendingAttachment } from './pendingAttachments';
 import { PermissionPrompts } from './permissionPrompts';
-import { answerNoteRequest } from './noteRequests';
+import { activeNoteMessage, answerNoteRequest, postNotePaths } from './noteRequests';
 import { PanelReviews } from './panelReviews';
 import { RunningTurn } from './runningTurn';
 import { TurnRunner } from './turnRunner';
@@ -39,6 +40,7 @@ export class ChatController {
   private readonly turns: TurnRunner;
   /** The external agent's session as the panel sees it: resume, pickers, commands, its saved sessions. */
   private readonly agentPanel: AgentSessionPanel;
+  private readonly navigator: ConversationNavigator;
 
   private readonly deps: ChatControllerDeps;
   private readonly log: Logger;
@@ -70,6 +72,19 @@ export class ChatController {
     }, this.log);
     this.agentChoice.pickerWanted = deps.settings().lazyAgentSelection && !this.conversation.agent;
     this.reviews = new PanelReviews(deps.reviews, this.deps.post, this.log);
+    this.navigator = new ConversationNavigator({
+      conversations: this.conversations,
+      agentSession: this.agentSession,
+      agentPanel: this.agentPanel,
+      agentChoice: this.agentChoice,
+      attachments: this.attachments,
+      turns: this.turns,
+      stop: () => this.stop(),
+      lazyAgentSelection: () => deps.settings().lazyAgentSelection,
+      confirm: (message, detail) => deps.confirm(message, detail),
+      notice: (level, text) => this.notice(level, text),
+      postState: () => this.postState(),
+    });
   }
 
   private get conversation(): Conversation {
@@ -108,8 +123,8 @@ export class ChatController {
       case 'ready':
         await this.agentChoice.refresh();
         this.postState();
-        reply(this.activeNoteMessage());
-        await this.postNotePaths(reply);
+        reply(activeNoteMessage(this.deps.notes));
+        await postNotePaths(this.deps.notes, this.log, reply);
         await this.reviews.show(reply);
         // A surface that opens while a tool waits for an answer shows the question too.
         return this.permissions.repost(reply);
@@ -122,15 +137,15 @@ export class ChatController {
       case 'permission':
         return this.permissions.answer(message.requestId, message.optionId);
       case 'pickAgent':
-        return this.pickAgent(message.name);
+        return this.navigator.pickAgent(message.name);
       case 'command':
         return runChatCommand(this, this.deps.models, message.name, message.arg?.trim() ?? '');
       case 'newChat':
-        return this.newChat();
+        return this.navigator.newChat();
       case 'openConversation':
-        return this.open(message.id);
+        return this.navigator.open(message.id);
       case 'deleteConversation':
-        return this.deleteConversation(message.id);
+        return this.navigator.delete(message.id);
       case 'completeNotes':
       case 'attachActiveNote':
       case 'searchNotes':
@@ -150,7 +165,7 @@ export class ChatController {
         return reply({ type: 'agentSessions', agent: message.agent, sessions, ...(error ? { error } : {}) });
       }
       case 'openAgentSession':
-        return this.openAgentSession(message.agent, message.sessionId, message.title);
+        return this.navigator.openAgentSession(message.agent, message.sessionId, message.title);
       case 'requestModels': {
         const { ids } = await this.deps.models.list();
         return reply({ type: 'models', ids });
@@ -188,16 +203,6 @@ export class ChatController {
     await this.running.stop();
   }
 
-  /**
-   * Stops the running turn and ends the agent session (before the conversation or its agent
-   * changes); `forGood` also closes the external agent's own session (it is not coming back).
-   */
-  private async endSession(forGood = false): Promise<void> {
-    await this.stop();
-    await this.agentSession.end(forGood);
-    this.agentPanel.closed();
-  }
-
   /** `:logout`: the active external agent signs out (and Hearth forgets a key it kept for it). */
   async logout(): Promise<void> {
     const session = this.agentSession.current;
@@ -215,65 +220,13 @@ export class ChatController {
     return this.agentPanel.switchModel(id);
   }
 
-  /**
-   * Opens one of the agent's own saved sessions (from the history list) as a new conversation: the
-   * agent is started at once, so a loaded session's replayed history shows before the first message.
-   */
-  private async openAgentSession(agent: string, sessionId: string, title?: string): Promise<void> {
-    await this.endSession();
-    this.conversations.startNew(agent);
-    this.conversation.agentSession = { agent, id: sessionId };
-    if (title) this.conversation.title = title;
-    this.agentChoice.pickerWanted = false;
-    this.fireAgent();
-    try {
-      await this.turns.open(agent);
-      await this.conversations.save();
-    } catch (error) {
-      this.notice('error', describeError(error));
-    }
-    this.postState();
-  }
-
-  async newChat(): Promise<void> {
-    await this.endSession();
-    // "New" keeps the agent picked for this panel; the picker shows only while none was picked.
-    const agent = this.conversation.agent;
-    this.conversations.startNew(agent);
-    this.agentChoice.pickerWanted = this.deps.settings().lazyAgentSelection && !agent;
-    this.attachments.clear();
-    this.fireAgent();
-    this.postState();
-  }
-
+  // Conversation and agent changes live in ConversationNavigator; these are the panel's and the commands' entry points.
+  newChat(): Promise<void> { return this.navigator.newChat(); }
   /** Empties the current conversation (and the agent's memory of it: a fresh session). */
-  async clear(): Promise<void> {
-    await this.endSession(true);
-    await this.conversations.clear();
-    this.postState();
-  }
-
-  async pickAgent(name: string): Promise<void> {
-    const agent = await this.agentChoice.find(name);
-    if ('error' in agent) return this.notice('error', agent.error);
-    await this.stop();
-    if (this.conversation.agent !== name) {
-      await this.agentSession.end(true);
-      this.agentPanel.closed();
-      delete this.conversation.agentSession;
-    }
-    this.conversation.agent = name;
-    this.agentChoice.pickerWanted = false;
-    this.fireAgent();
-    this.postState();
-  }
-
+  clear(): Promise<void> { return this.navigator.clear(); }
+  pickAgent(name: string): Promise<void> { return this.navigator.pickAgent(name); }
   /** Opens the agent picker (`:agent` without a name). */
-  async showPicker(): Promise<void> {
-    await this.agentChoice.refresh();
-    this.agentChoice.pickerWanted = true;
-    this.postState();
-  }
+  showPicker(): Promise<void> { return this.navigator.showPicker(); }
 
   notice(level: 'info' | 'error', text: string, items?: string[]): void {
     this.deps.post({ type: 'notice', level, text, ...(items ? { items } : {}) });
@@ -287,21 +240,7 @@ export class ChatController {
 
   /** The editor's active note or selection changed: the panel's one-click chip follows. */
   activeNoteChanged(): void {
-    this.deps.post(this.activeNoteMessage());
-  }
-
-  private activeNoteMessage(): HostMessage {
-    const ref = this.deps.notes.selection?.()?.ref ?? this.deps.notes.activeNote();
-    return { type: 'activeNote', ...(ref ? { ref } : {}) };
-  }
-
-  /** The note paths a reply can only link when known; sent on ready and before each turn (notes come and go). */
-  private async postNotePaths(reply: (message: HostMessage) => void): Promise<void> {
-    const paths = await this.deps.notes.linkablePaths?.().catch((error: unknown) => {
-      this.log.warn(`could not list the kiln's notes for links: ${describeError(error)}`);
-      return undefined;
-    });
-    if (paths) reply({ type: 'notePaths', paths });
+    this.deps.post(activeNoteMessage(this.deps.notes));
   }
 
   focusInput(): void {
@@ -325,7 +264,7 @@ export class ChatController {
   }
 
   async dispose(): Promise<void> {
-    await this.endSession();
+    await this.navigator.endSession();
     this.agentPanel.dispose();
     this.agentChoice.dispose();
     await this.reviews.dispose();
@@ -334,7 +273,7 @@ export class ChatController {
   private async run(turn: Turn, attachments: PendingAttachment[]): Promise<void> {
     const body = async (abort: AbortController) => {
       this.deps.post({ type: 'turnStart', turnId: turn.id, text: turn.text, attachments: turn.attachments });
-      await this.postNotePaths((message) => this.deps.post(message));
+      await postNotePaths(this.deps.notes, this.log, (message) => this.deps.post(message));
       const earlier = this.conversation.turns.slice(0, this.conversation.turns.indexOf(turn));
       await this.turns.run(turn, attachments, earlier, abort);
       this.conversation.updatedAt = this.conversations.now();
@@ -352,30 +291,7 @@ export class ChatController {
     });
   }
 
-  private async open(id: string): Promise<void> {
-    const conversation = this.conversations.saved(id);
-    if (!conversation) return this.notice('error', 'That conversation is no longer saved.');
-    await this.endSession();
-    await this.conversations.show(conversation);
-    this.agentChoice.pickerWanted = false;
-    this.fireAgent();
-    this.postState();
-  }
-
-  private async deleteConversation(id: string): Promise<void> {
-    if (!(await this.conversations.delete(id, (message, detail) => this.deps.confirm(message, detail)))) return;
-    if (id === this.conversation.id) {
-      await this.endSession(true);
-      return this.newChat();
-    }
-    this.postState();
-  }
-
   private postAttachments(): void {
     this.deps.post({ type: 'attachments', attachments: this.attachments.refs });
-  }
-
-  private fireAgent(): void {
-    this.agentChoice.fire(this.conversation.agent);
   }
 }

@@ -93,3 +93,18 @@ async function confined(path: string, ctx: NoteRequestContext): Promise<ScopedPa
     return undefined;
   }
 }
+
+/** The panel's one-click chip: the editor's selection, else its active note. */
+export function activeNoteMessage(notes: ChatNotes): HostMessage {
+  const ref = notes.selection?.()?.ref ?? notes.activeNote();
+  return { type: 'activeNote', ...(ref ? { ref } : {}) };
+}
+
+/** The note paths a reply can only link when known; sent on ready and before each turn (notes come and go). */
+export async function postNotePaths(notes: ChatNotes, log: Logger, reply: (message: HostMessage) => void): Promise<void> {
+  const paths = await notes.linkablePaths?.().catch((error: unknown) => {
+    log.warn(`could not list the kiln's notes for links: ${describeError(error)}`);
+    return undefined;
+  });
+  if (paths) reply({ type: 'notePaths', paths });
+}
