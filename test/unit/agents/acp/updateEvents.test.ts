@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ToolCallTracker, updateToEvents } from '../../../../src/core/agents/acp/session/updateEvents';
+import { ToolCallTracker, updateToEvents } from '../../../../src/core/agents/acp/requests/updateEvents';
 
 describe('session/update → AgentEvents', () => {
   test('content kinds: text, links and embedded resources as text; images give nothing', () => {

@@ -6,7 +6,7 @@ import { agentStream } from './agentStream';
 import type { AgentChannel, AgentTransport } from './agentTransport';
 import { gatewayServers, type GatewayOffer } from './gatewayOffer';
 import { rpcErrorText } from './rpcErrorText';
-import { AcpAuthError, authMethodsOf, isAuthRequired } from '../session/authMethods';
+import { AcpAuthError, authMethodsOf, isAuthRequired } from './authMethods';
 import { listSessions, openSession, type OpenedSession } from './sessionOpener';
 import type { AgentSessionInfo } from '../../agentControls';
 

@@ -10,7 +10,7 @@ import type { Logger } from '../../../host';
 import type { AgentEvent } from '../../agentSession';
 import { AcpError } from '../acpErrors';
 import type { PermissionBroker } from './permissionBroker';
-import type { ToolCallTracker } from '../session/updateEvents';
+import type { ToolCallTracker } from './updateEvents';
 import type { WorkspaceFiles } from './workspaceFiles';
 
 export interface AgentRequestsOptions {

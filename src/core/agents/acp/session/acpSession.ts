@@ -10,13 +10,13 @@ import { AgentRequests } from '../requests/agentRequests';
 import { PermissionBroker } from '../requests/permissionBroker';
 import { runTurn, type Turn, type TurnContext } from './promptTurn';
 import { StreamingWatchdog } from './streamingWatchdog';
-import { ToolCallTracker } from './updateEvents';
+import { ToolCallTracker } from '../requests/updateEvents';
 import { WorkspaceFiles } from '../requests/workspaceFiles';
 import type { SessionOpening } from '../../agentControls';
 import { LiveControls } from './liveControls';
 import { ReplayCollector } from './replayCollector';
 import { openWithSignIn } from './signInFlow';
-import { clientSideFor, errorEvent } from '../requests/acpClientSide';
+import { clientSideFor, errorEvent } from './acpClientSide';
 import { AgentTerminals } from '../requests/agentTerminals';
 
 /**

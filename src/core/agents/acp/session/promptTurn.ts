@@ -4,11 +4,11 @@ import { AcpError } from '../acpErrors';
 import type { AcpLimits } from '../acpLimits';
 import type { AgentConnection } from '../connection/agentConnection';
 import { rpcErrorText } from '../connection/rpcErrorText';
-import { errorEvent } from '../requests/acpClientSide';
+import { errorEvent } from './acpClientSide';
 import type { EventChannel } from './eventChannel';
 import { promptBlocks } from './promptBlocks';
 import type { StreamingWatchdog } from './streamingWatchdog';
-import { stopReasonOf } from './updateEvents';
+import { stopReasonOf } from '../requests/updateEvents';
 
 /** One `session/prompt` of an AcpSession, from the user's message to its `done` event. */
 export interface Turn {

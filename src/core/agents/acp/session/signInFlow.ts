@@ -1,7 +1,7 @@
 import type { Logger } from '../../../host';
 import type { AgentSessionHost } from '../../agentSession';
 import type { AgentConnection } from '../connection/agentConnection';
-import { AcpAuthError } from './authMethods';
+import { AcpAuthError } from '../connection/authMethods';
 
 /** How long a sign-in may take (a browser login, a terminal) before the start gives up. */
 const SIGN_IN_WAIT_MS = 10 * 60_000;

@@ -8,13 +8,13 @@ import type { Logger } from '../../../host';
 import type { AgentEvent } from '../../agentSession';
 import { AcpError } from '../acpErrors';
 import type { ClientSide } from '../connection/agentConnection';
-import type { AgentRequests } from './agentRequests';
-import type { AgentTerminals } from './agentTerminals';
-import type { EventChannel } from '../session/eventChannel';
-import type { ReplayCollector } from '../session/replayCollector';
-import type { SessionControls } from '../session/sessionControls';
-import type { StreamingWatchdog } from '../session/streamingWatchdog';
-import { updateToEvents, type ToolCallTracker } from '../session/updateEvents';
+import type { AgentRequests } from '../requests/agentRequests';
+import type { AgentTerminals } from '../requests/agentTerminals';
+import type { EventChannel } from './eventChannel';
+import type { ReplayCollector } from './replayCollector';
+import type { SessionControls } from './sessionControls';
+import type { StreamingWatchdog } from './streamingWatchdog';
+import { updateToEvents, type ToolCallTracker } from '../requests/updateEvents';
 
 export interface ClientSideDeps {
   agentName: string;
