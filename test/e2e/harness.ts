@@ -329,3 +329,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export function webviewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
 }
+
+/** The index status says `N notes` once a run has ended; during one it reads `done of N notes`, which a plain `includes` would take for the end. */
+export function indexSettled(statusText: string, notes: number): boolean {
+  return new RegExp(`(?<!of )\\b${notes} notes`).test(statusText);
+}

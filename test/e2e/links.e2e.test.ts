@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench, indexSettled } from './harness';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
 const skip = prerequisites();
@@ -28,7 +28,7 @@ const NOTES: Record<string, string> = {
 };
 
 const indexShows = (notes: number) =>
-  until(`the index status "${notes} notes"`, async () => ((await statusItem(page, 'hearth.index').innerText().catch(() => '')).includes(`${notes} notes`) ? true : undefined), 120_000);
+  until(`the index status "${notes} notes"`, async () => (indexSettled(await statusItem(page, 'hearth.index').innerText().catch(() => ''), notes) ? true : undefined), 120_000);
 const activeTab = (name: string) => page.locator('.tab.active', { hasText: name });
 const editorLine = (text: string) => page.locator('.part.editor .view-line', { hasText: text });
 

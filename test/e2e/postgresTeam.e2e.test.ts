@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
-import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench, indexSettled } from './harness';
 import { startHashedEmbedServer, type HashedEmbedServer } from '../eval/hashedEmbedServer';
 import { startPgServer, type PgServer } from '../unit/store/pgHelpers';
 
@@ -51,7 +51,7 @@ async function open(ws: string): Promise<Page> {
 }
 
 const indexShows = (page: Page, notes: number) =>
-  until(`the index status "${notes} notes"`, async () => ((await statusItem(page, 'hearth.index').innerText()).includes(`${notes} notes`) ? true : undefined), 120_000);
+  until(`the index status "${notes} notes"`, async () => (indexSettled(await statusItem(page, 'hearth.index').innerText(), notes) ? true : undefined), 120_000);
 
 async function semanticSearch(page: Page, query: string, expect: string): Promise<string> {
   await runCommand(page, 'Hearth: Semantic Search');

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
+import { closeAll, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench, indexSettled } from './harness';
 import { tinyModelDir } from '../unit/index/tinyModel';
 
 const skip = prerequisites();
@@ -24,7 +24,7 @@ let page: Page;
 let ws: string;
 
 const indexStatus = async () => (await statusItem(page, 'hearth.index').innerText()).trim();
-const indexShows = (notes: number) => until(`the index status "${notes} notes"`, async () => ((await indexStatus()).includes(`${notes} notes`) ? true : undefined), 90_000);
+const indexShows = (notes: number) => until(`the index status "${notes} notes"`, async () => (indexSettled(await indexStatus(), notes) ? true : undefined), 90_000);
 
 before(async () => {
   if (skip) return;
