@@ -123,7 +123,8 @@ test('mentions: @ completes notes and the pick becomes a chip; the open note is 
   await option.waitFor({ timeout: 20_000 });
   await input().press('Enter');
   await chat().locator('.composer .chips .chip', { hasText: 'Bread.md' }).waitFor({ timeout: 20_000 });
-  assert.equal(await input().inputValue(), 'tell me about ');
+  // The pick stays readable in the sentence (#29 defect 6): what the user sees is what the model gets.
+  assert.equal(await input().inputValue(), 'tell me about [[Bread]] ');
   await input().fill('');
 });
 
