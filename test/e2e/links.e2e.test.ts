@@ -164,17 +164,15 @@ test('hover previews the linked note; an unresolved wikilink is a warning whose 
   await hover.waitFor({ timeout: 30_000 });
   assert.match(await hover.innerText(), /Irrigation\.md/);
   await page.keyboard.press('Escape');
+  // The unresolved link is written on disk: typing it depends on each editor's bracket auto-closing
+  // and on the [[ completion list, which differ between 1.100 and 1.139.
+  const compost = join(ws, 'Compost.md');
+  writeFileSync(compost, `${readFileSync(compost, 'utf8').trimEnd()}\n\nNext: [[Worm Farm]]\n`);
   await openNote('Compost.md');
-  await page.keyboard.press('Control+End');
-  await page.keyboard.press('Enter');
-  await page.keyboard.type('Next: [[Worm Farm');
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('End');
-  await editorLine('Next: [[Worm Farm]]').waitFor({ timeout: 15_000 });
+  const next = editorLine('Next: [[Worm Farm]]');
+  await next.waitFor({ timeout: 30_000 });
   await page.locator('.part.editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
+  await next.locator('span', { hasText: 'Worm' }).first().click();
   await page.keyboard.press('Control+.');
   const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Create note "Worm Farm"' }).first();
   await fix.waitFor({ timeout: 30_000 });

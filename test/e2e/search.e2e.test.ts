@@ -133,7 +133,7 @@ test('Clear Index asks first and empties the index; the quick pick then offers R
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 20_000 });
   assert.match(await dialog.innerText(), /Clear the Hearth index\?/);
-  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await dialog.getByRole('button', { name: 'Clear Index' }).click();
   await indexShows(0);
   await runCommand(page, 'Hearth: Semantic Search');
   await page.locator('.quick-input-widget input').waitFor();
