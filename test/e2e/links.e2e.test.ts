@@ -171,8 +171,12 @@ test('hover previews the linked note; an unresolved wikilink is a warning whose 
   await openNote('Compost.md');
   const next = editorLine('Next: [[Worm Farm]]');
   await next.waitFor({ timeout: 30_000 });
-  await page.locator('.part.editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
   await next.locator('span', { hasText: 'Worm' }).first().click();
+  // An edit makes the diagnostics run now on both editors (1.100 reloads a file changed on disk
+  // without a change event the provider hears at once).
+  await page.keyboard.type(' ');
+  await page.keyboard.press('Backspace');
+  await page.locator('.part.editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Control+.');
   const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Create note "Worm Farm"' }).first();
   await fix.waitFor({ timeout: 30_000 });
