@@ -176,6 +176,7 @@ test('hover previews the linked note; an unresolved wikilink is a warning whose 
   // without a change event the provider hears at once).
   await page.keyboard.type(' ');
   await page.keyboard.press('Backspace');
+  await page.keyboard.press('Escape');
   await page.locator('.part.editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Control+.');
   const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Create note "Worm Farm"' }).first();
