@@ -43,11 +43,17 @@ async function openNote(name: string): Promise<void> {
 
 /** Puts the cursor at line:column of the active editor (Go to Line). */
 async function cursorAt(line: number, column: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').waitFor();
-  await page.keyboard.type(`${line}:${column}`);
-  await page.keyboard.press('Enter');
-  await until(`the cursor at ${line}:${column}`, async () => ((await page.locator('[id="status.editor.selection"]').innerText()).includes(`Ln ${line}, Col ${column}`) ? true : undefined));
+  const there = async () => (await page.locator('[id="status.editor.selection"]').innerText()).includes(`Ln ${line}, Col ${column}`);
+  // Keys typed while the previous quick input is still closing go to it, not to Go to Line: try again.
+  for (let attempt = 0; attempt < 4 && !(await there()); attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').waitFor();
+    await page.keyboard.type(`${line}:${column}`);
+    await page.keyboard.press('Enter');
+    await until(`the cursor at ${line}:${column}`, async () => ((await there()) ? true : undefined), 5_000).catch(() => undefined);
+  }
+  await until(`the cursor at ${line}:${column}`, async () => ((await there()) ? true : undefined));
 }
 
 /** A row of one of Hearth's tree views. */
