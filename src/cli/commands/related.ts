@@ -22,16 +22,6 @@ changed notes are embedded).
 ${COMMON_HELP}
 `;
 
-interface RelatedRow {
-  path: string;
-  title: string;
-  heading: string;
-  startLine: number;
-  endLine: number;
-  score: number;
-  linked: boolean;
-}
-
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandLine('related', argv, { text: { type: 'string' }, limit: { type: 'string', short: 'n' }, json: { type: 'boolean' } }, true);
   if (values.help) {
@@ -56,7 +46,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(`${JSON.stringify(related, null, 2)}\n`);
       return 0;
     }
-    const results = related.results as RelatedRow[];
+    const results = related.results;
     if (results.length === 0) io.stdout.write('No related notes.\n');
     for (const r of results) {
       const where = r.heading && r.heading !== r.title ? ` › ${r.heading}` : '';

@@ -85,7 +85,7 @@ export class RelatedNotesView implements vscode.TreeDataProvider<RelatedNode>, v
     if (!question) return [{ kind: 'message', label: 'Open a note of the kiln (or select text) to see related notes.' }];
     try {
       const found = await relatedNotes(ctx, question, LIMIT);
-      const rows = (found.results as Omit<Extract<RelatedNode, { kind: 'note' }>, 'kind'>[]).map((r): RelatedNode => ({ kind: 'note', ...r }));
+      const rows = found.results.map((r): RelatedNode => ({ kind: 'note', ...r }));
       const building: RelatedNode[] = state.kind === 'indexing' ? [{ kind: 'message', label: `Indexing (${state.notes?.done ?? 0} of ${state.notes?.total ?? '?'} notes): results cover part of the kiln.` }] : [];
       return rows.length ? [...building, ...rows] : [...building, { kind: 'message', label: 'No related notes found.' }];
     } catch (error) {

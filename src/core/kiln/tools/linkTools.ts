@@ -74,11 +74,19 @@ export function notePathIn(graph: LinkGraph, path: string): string {
   throw new KilnToolError('kiln.not_found', `No note at "${path}"; use list_notes to see what exists`);
 }
 
+/** One related note: a search hit's note-level fields, and whether the note asked about already links to it. */
+export type RelatedNote = Omit<SearchResult, 'sections'> & { linked: boolean };
+
 /**
  * Notes related to a note (its title and opening as the query, itself left out) or to a text, from
  * the index's hybrid ranking: one result per note with its best section.
  */
-export async function relatedNotes(ctx: BoundKilnContext, from: { path?: string; text?: string }, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function relatedNotes(
+  ctx: BoundKilnContext,
+  from: { path?: string; text?: string },
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown> & { results: RelatedNote[] }> {
   if (!ctx.semanticSearch) {
     throw new KilnToolError('kiln.index_unavailable', 'Related notes need the kiln index, and there is none yet (run `hearth index`). Use get_links or text_search meanwhile.');
   }
@@ -97,7 +105,7 @@ export async function relatedNotes(ctx: BoundKilnContext, from: { path?: string;
   const results = hits
     .filter((hit) => hit.path !== from.path)
     .slice(0, limit)
-    .map((hit) => ({
+    .map((hit): RelatedNote => ({
       path: hit.path, title: hit.title, heading: hit.heading, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, linked: linked.has(hit.path),
     }));
   const indexing = ctx.semanticSearch.indexing?.();
