@@ -11,7 +11,6 @@
 //    against the old default's time at the chunks/s measured above.
 // Sizes: HEARTH_BENCH_EMBED_NOTES (10000), HEARTH_BENCH_EMBED_CHUNKS (transformer sample, 128),
 // HEARTH_BENCH_EMBED_ROUNDS (3). `node --import tsx test/bench/embedders.bench.ts` runs it alone.
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { parseNote } from '../../src/core/kiln/note';
 import { generateStaticModel, staticVocabulary } from '../fixtures/static-model/generate.mjs';
 import { generateBertModel } from '../fixtures/tiny-model/bertShape.mjs';
 import { generateKiln, loadCorpus } from './embedCorpus';
+import { runScenario } from './scenarioProcess';
 
 const here = import.meta.dirname;
 const TMP = join(here, '..', '..', '.tmp');
@@ -72,20 +72,7 @@ async function batchesOf(texts: string[], batching: BatchingOptions, group: numb
 }
 
 function indexScenario(kiln: string, model: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'embedIndexScenario.ts'), kiln, model], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Record<string, unknown>);
-      } catch {
-        resolve({ error: `exited ${code} without a result` });
-      }
-    });
-  });
+  return runScenario(join(here, 'embedIndexScenario.ts'), [kiln, model], 15 * 60_000);
 }
 
 export async function runEmbedBench(): Promise<{ label: string; value: string }[]> {

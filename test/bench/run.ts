@@ -14,7 +14,6 @@
 // Exact int8 vector search at 100k and 1M chunks against a C int8 scan of the same files
 // (test/bench/vectors.bench.ts, part `vectors`; the C row is skipped with a message without `cc`).
 // HEARTH_BENCH_PARTS=store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors picks parts.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import { runKilnFilesBench } from './kilnFiles.bench';
 import { runLinksBench } from './links.bench';
 import { runLargeIndexBench } from './largeIndex.bench';
 import { runPostgresBench } from './postgres.bench';
+import { runScenario, type ScenarioResult } from './scenarioProcess';
 import { run as runPipelineBench } from './pipeline';
 import { runVectorsBench } from './vectors.bench';
 
@@ -35,24 +35,10 @@ const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors').split(','));
 
-type Result = Record<string, number | string | undefined>;
+type Result = ScenarioResult;
 
 function scenario(args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'storeScenario.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), CAP_MS);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal) return resolve({ error: `stopped after ${CAP_MS / 1000} s` });
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Result);
-      } catch {
-        resolve({ error: `exited ${code} without a result` });
-      }
-    });
-  });
+  return runScenario(join(here, 'storeScenario.ts'), args, CAP_MS);
 }
 
 const ms = (v: unknown) => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v.toFixed(2)) : '—');

@@ -6,10 +6,11 @@
 // the ratio holds on a loaded machine where the absolute times do not.
 // Sizes: HEARTH_BENCH_VECTOR_SIZES (100000,1000000), HEARTH_BENCH_VECTOR_DIMS (256,384).
 // `node --import tsx test/bench/vectors.bench.ts` runs it alone.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runScenario, type ScenarioResult } from './scenarioProcess';
 import { C_SCAN_SOURCE } from './vectorScan.c';
 
 const here = import.meta.dirname;
@@ -17,24 +18,10 @@ const CAP_MS = Number(process.env.HEARTH_BENCH_VECTOR_CAP_MS ?? 900_000);
 const SIZES = (process.env.HEARTH_BENCH_VECTOR_SIZES ?? '100000,1000000').split(',').map(Number);
 const DIMS = (process.env.HEARTH_BENCH_VECTOR_DIMS ?? '256,384').split(',').map(Number);
 
-type Result = Record<string, number | string | undefined>;
+type Result = ScenarioResult;
 
 function scenario(args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'vectorScenario.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), CAP_MS);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal) return resolve({ error: `stopped after ${CAP_MS / 1000} s` });
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Result);
-      } catch {
-        resolve({ error: `exited ${code} without a result` });
-      }
-    });
-  });
+  return runScenario(join(here, 'vectorScenario.ts'), args, CAP_MS);
 }
 
 /** Compiles the C scan into `dir`; undefined (and why) when there is no working `cc`. */
