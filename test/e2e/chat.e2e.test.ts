@@ -190,8 +190,13 @@ test('Ask About Selection attaches the selection with its file and lines, and th
   await quickPickRows(page).filter({ hasText: 'tomatoes.md' }).first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: 'tomatoes.md' }).waitFor();
-  await page.locator('.monaco-editor .view-lines').first().click();
-  await page.keyboard.press('Control+A');
+  // Under load the first click can land before the editor takes focus, and Ctrl+A then selects nothing:
+  // select again until the editor draws a selection.
+  await until('the whole note selected', async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+A');
+    return (await page.locator('.monaco-editor .selected-text').count()) > 0 ? true : undefined;
+  });
   await runCommand(page, 'Hearth: Ask About Selection');
   await chat().locator('.composer .chips', { hasText: 'garden/tomatoes.md:1-3' }).waitFor({ timeout: 20_000 });
   const before = server!.wire.length;
