@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, AgentSession, ContextUsage, PromptAttachment } from '../core/agents/agentSession';
 import { RecordedSession } from '../core/agents/transcripts';
-import { formatSource, SourceList, type Source } from '../core/chat/sources';
+import { formatSource, SourceList, type Source } from '../core/chat/context/sources';
 import type { Usage } from '../core/llm/types';
 
 /** `hearth ask --agent`'s exit code when an edit the agent asked for was rejected or denied (the turn itself ended well). */

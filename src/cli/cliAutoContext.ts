@@ -5,7 +5,7 @@
  * When there is nothing to search, one line on stderr says so and the question goes ahead.
  */
 import type { PromptAttachment } from '../core/agents/agentSession';
-import { gatherAutoContext, type AutoContextIndex } from '../core/chat/autoContext';
+import { gatherAutoContext, type AutoContextIndex } from '../core/chat/context/autoContext';
 
 /** `exclude`: the rules files (already in the system prompt) and notes attached with the question. */
 export async function cliAutoContext(

@@ -45,7 +45,7 @@ import type { ProtectedWriteRequest } from '../core/fs/writeGate';
 import { ChangeSnapshots } from './changes/changeSnapshots';
 import { EditorReviewer } from './changes/editorReviewer';
 import { chatReviews } from './changes/chatReviewBridge';
-import type { ChatReviews } from '../core/chat/chatReviews';
+import type { ChatReviews } from '../core/chat/reviews/chatReviews';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND, undoLastAgentChange } from './changes/undoLastChange';
 import { startLinksFeature, type LinksFeature } from './links/linksFeature';
 

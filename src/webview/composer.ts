@@ -3,8 +3,8 @@
  * `:` command), the completion list, the attached notes (chips), attaching the active note or a
  * search hit, and the send button that becomes a stop button while a turn runs.
  */
-import type { AttachmentRef } from '../core/chat/conversation';
-import { formatAttachment } from '../core/chat/conversation';
+import type { AttachmentRef } from '../core/chat/conversation/conversation';
+import { formatAttachment } from '../core/chat/conversation/conversation';
 import type { SearchHitView, WebviewMessage } from '../core/chat/protocol';
 import { complete, InputHistory, parseInput, type Completion, type CompletionContext } from './commandInput';
 import { el } from './turnView';

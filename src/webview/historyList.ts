@@ -1,6 +1,6 @@
 /** The saved conversations of this workspace: open one, or delete it (the host confirms). */
 import type { AgentSessionInfo } from '../core/agents/agentControls';
-import type { ConversationSummary } from '../core/chat/conversation';
+import type { ConversationSummary } from '../core/chat/conversation/conversation';
 import { el } from './turnView';
 
 export function renderHistory(doc: Document, items: ConversationSummary[], currentId: string, onOpen: (id: string) => void, onDelete: (id: string) => void): HTMLElement {

@@ -4,7 +4,7 @@
  * carries only data: the click posts one `openNote` message, which the host validates and confines
  * to the kiln. Code blocks and existing web links are left alone.
  */
-import { findNoteReferences, MAX_NOTE_LINKS, wholeReference, type NoteReference } from '../core/chat/noteReferences';
+import { findNoteReferences, MAX_NOTE_LINKS, wholeReference, type NoteReference } from '../core/chat/context/noteReferences';
 
 export const NOTE_LINK_CLASS = 'note-link';
 

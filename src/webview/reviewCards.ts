@@ -3,7 +3,7 @@
  * text, coloured by line, never rendered as markup) with Accept, Reject and Open Diff; and the
  * newest applied agent turn with Undo. Decisions go to the host, which owns the review.
  */
-import type { ChatReviewsView } from '../core/chat/chatReviews';
+import type { ChatReviewsView } from '../core/chat/reviews/chatReviews';
 import type { WebviewMessage } from '../core/chat/protocol';
 import { el } from './turnView';
 

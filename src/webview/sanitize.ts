@@ -4,7 +4,7 @@
  * in a reply or a note is shown as text) and the CSP forbids inline script; this pass makes sure
  * that whatever slips through a renderer bug still cannot carry a handler, a script or a remote load.
  */
-import { wholeReference } from '../core/chat/noteReferences';
+import { wholeReference } from '../core/chat/context/noteReferences';
 
 const ALLOWED_TAGS = new Set([
   'P', 'BR', 'HR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'PRE', 'CODE', 'SPAN',

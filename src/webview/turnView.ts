@@ -6,8 +6,8 @@
  */
 import { renderTerminal } from './terminalBlock';
 import type { AgentEvent, ContextUsage, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
-import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation';
-import { formatSource, type Source } from '../core/chat/sources';
+import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation/conversation';
+import { formatSource, type Source } from '../core/chat/context/sources';
 import { renderReply } from './markdown';
 import { noteLink } from './noteLinks';
 

@@ -16,8 +16,8 @@ import { formatSourcesForTerminal } from '../agentTurn';
 import { cliAutoContext } from '../cliAutoContext';
 import { createCliIndex } from '../indexContext';
 import type { PromptAttachment } from '../../core/agents/agentSession';
-import { contextBlock } from '../../core/chat/autoContext';
-import { SourceList } from '../../core/chat/sources';
+import { contextBlock } from '../../core/chat/context/autoContext';
+import { SourceList } from '../../core/chat/context/sources';
 import type { KilnIndex } from '../../core/index/kilnIndex';
 
 const HELP = `Usage: hearth ask [--agent NAME [--resume [SESSION_ID]] [--mode M]] [--model provider/model] [--system TEXT] [--no-context] [--json] [--yes] [--workspace DIR] "question"

@@ -5,11 +5,11 @@
 import type { AgentCatalog, AgentSessionHost } from '../agents/agentSession';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
-import type { AutoContext } from './autoContext';
+import type { AutoContext } from './context/autoContext';
 import type { ChatModels } from './chatCommands';
-import type { ChatReviews } from './chatReviews';
-import type { HistoryStore, KeyValueStorage } from './historyStore';
-import type { ChatNotes } from './noteRequests';
+import type { ChatReviews } from './reviews/chatReviews';
+import type { HistoryStore, KeyValueStorage } from './conversation/historyStore';
+import type { ChatNotes } from './context/noteRequests';
 import type { HostMessage } from './protocol';
 
 export interface ChatControllerDeps {

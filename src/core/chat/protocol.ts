@@ -10,10 +10,10 @@ import * as z from 'zod';
 import type { AgentControlsView, AgentSessionInfo } from '../agents/agentControls';
 import type { AgentDescriptor, AgentEvent, PermissionRequest } from '../agents/agentSession';
 import { CHAT_COMMANDS } from './commandNames';
-import type { Conversation, ConversationSummary, AttachmentRef } from './conversation';
-import type { NoteCompletion } from './noteCompletions';
-import type { ChatReviewsView } from './chatReviews';
-import type { Source } from './sources';
+import type { Conversation, ConversationSummary, AttachmentRef } from './conversation/conversation';
+import type { NoteCompletion } from './context/noteCompletions';
+import type { ChatReviewsView } from './reviews/chatReviews';
+import type { Source } from './context/sources';
 
 export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
 

@@ -2,8 +2,8 @@
  * The turn a chat panel is running, at most one at a time. Stopping it aborts the agent's request
  * and rejects open permission prompts, then waits until the turn has ended and been saved.
  */
-import type { Turn } from './conversation';
-import type { PermissionPrompts } from './permissionPrompts';
+import type { Turn } from './conversation/conversation';
+import type { PermissionPrompts } from './agents/permissionPrompts';
 
 export class RunningTurn {
   private current: { turn: Turn; abort: AbortController; done: Promise<void> } | undefined;

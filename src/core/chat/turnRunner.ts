@@ -9,14 +9,14 @@ import type { AgentEvent, AgentSession, AgentSessionHost, AgentStartOptions, Pro
 import { describeError, errorCode } from '../errors';
 import type { Logger } from '../host';
 import type { Redactor } from '../logging/redactor';
-import type { AgentSessionSlot } from './agentSessionSlot';
+import type { AgentSessionSlot } from './agents/agentSessionSlot';
 import type { ChatModels } from './chatCommands';
-import { appendEvent, finalStatus, historyMessages, RECAP_PATH, recapTurns, type AttachmentRef, type Turn } from './conversation';
-import { attachmentBudget, readAttachments, type PendingAttachment } from './pendingAttachments';
-import type { AutoContext } from './autoContext';
+import { appendEvent, finalStatus, historyMessages, RECAP_PATH, recapTurns, type AttachmentRef, type Turn } from './conversation/conversation';
+import { attachmentBudget, readAttachments, type PendingAttachment } from './context/pendingAttachments';
+import type { AutoContext } from './context/autoContext';
 import { editorRemedy } from './editorRemedies';
-import type { PermissionPrompts } from './permissionPrompts';
-import { SourceList } from './sources';
+import type { PermissionPrompts } from './agents/permissionPrompts';
+import { SourceList } from './context/sources';
 import type { HostMessage } from './protocol';
 
 /** What a turn needs from its panel (a subset of the controller's dependencies). */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { unifiedDiff } from '../../core/changes/changeDiff';
 import type { ChangeJournal } from '../../core/changes/changeJournal';
 import { newestTurn } from '../../core/changes/undoChanges';
-import type { ChatReviews, ChatReviewsView } from '../../core/chat/chatReviews';
+import type { ChatReviews, ChatReviewsView } from '../../core/chat/reviews/chatReviews';
 import type { EditorReviewer } from './editorReviewer';
 import { UNDO_LAST_AGENT_CHANGE_COMMAND } from './undoLastChange';
 

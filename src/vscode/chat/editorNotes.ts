@@ -5,12 +5,12 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import type { AttachmentRef } from '../../core/chat/conversation';
-import type { ChatNotes } from '../../core/chat/noteRequests';
-import { AttachmentScope, type ScopedPath } from '../../core/chat/attachmentScope';
-import { cutToBudget } from '../../core/chat/pendingAttachments';
-import { resolveKilnNote } from '../../core/chat/kilnNoteTarget';
-import { NoteCatalog, type NoteCompletion } from '../../core/chat/noteCompletions';
+import type { AttachmentRef } from '../../core/chat/conversation/conversation';
+import type { ChatNotes } from '../../core/chat/context/noteRequests';
+import { AttachmentScope, type ScopedPath } from '../../core/chat/context/attachmentScope';
+import { cutToBudget } from '../../core/chat/context/pendingAttachments';
+import { resolveKilnNote } from '../../core/chat/context/kilnNoteTarget';
+import { NoteCatalog, type NoteCompletion } from '../../core/chat/context/noteCompletions';
 import type { SearchHitView } from '../../core/chat/protocol';
 
 /** Attachments larger than this are cut (a model's context is finite; the agent can read the rest). */

@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { resolveKilnNote } from '../../core/chat/kilnNoteTarget';
+import { resolveKilnNote } from '../../core/chat/context/kilnNoteTarget';
 import { ReplyAnchors, type ReplySegment } from '../../core/chat/participant/replyAnchors';
-import type { Source } from '../../core/chat/sources';
+import type { Source } from '../../core/chat/context/sources';
 
 /** A kiln-relative note at a 1-based line (range) as a Location. */
 export function noteLocation(kiln: string, path: string, line = 1, endLine = line): vscode.Location {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AgentCatalog } from '../../../src/core/agents/agentSession';
 import { ChatController, type ChatControllerDeps } from '../../../src/core/chat/chatController';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { ChatState, HostMessage } from '../../../src/core/chat/protocol';
 import { silentLogger } from '../../../src/core/host';
 import { createAgents, fixtureProfile, tempWorkspace } from '../agents/acp/helpers';

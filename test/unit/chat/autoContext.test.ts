@@ -5,9 +5,9 @@
 // chat controller giving the sections to the agent and listing them as sources.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatherAutoContext } from '../../../src/core/chat/autoContext';
+import { gatherAutoContext } from '../../../src/core/chat/context/autoContext';
 import { ChatController } from '../../../src/core/chat/chatController';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { makeKiln, removeKiln, tinyIndex, writeNotes } from '../index/kilnIndexHelpers';
 import { FakeCatalog, MemoryStorage } from './fakeCatalog';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController, type ChatModels } from '../../../src/core/chat/chatController';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { ChatState, HostMessage } from '../../../src/core/chat/protocol';
 import type { Logger } from '../../../src/core/host';
 import { FakeCatalog, MemoryStorage, until } from './fakeCatalog';

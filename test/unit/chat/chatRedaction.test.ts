@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentCatalog, AgentDescriptor, AgentEvent, AgentSession } from '../../../src/core/agents/agentSession';
 import { ChatController } from '../../../src/core/chat/chatController';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { HearthError } from '../../../src/core/errors';
 import { silentLogger, type Logger } from '../../../src/core/host';

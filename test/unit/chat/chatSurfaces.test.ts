@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/core/chat/chatController';
 import { ChatSurfaces } from '../../../src/core/chat/chatSurfaces';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { silentLogger } from '../../../src/core/host';
 import { FakeCatalog, MemoryStorage, until } from './fakeCatalog';

@@ -2,7 +2,7 @@
 // empty message (providers refuse them), attachments named, and bounded to the most recent turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { historyMessages, MAX_RECAP_CHARS, type Turn } from '../../../src/core/chat/conversation';
+import { historyMessages, MAX_RECAP_CHARS, type Turn } from '../../../src/core/chat/conversation/conversation';
 
 function turn(id: string, text: string, events: Turn['events'], status: Turn['status'] = 'done', attachments: Turn['attachments'] = []): Turn {
   return { id, text, attachments, events, status };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { createAgentCatalog } from '../../../src/core/agents/agentSetup';
 import { ChatController, type ChatModels } from '../../../src/core/chat/chatController';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import type { LlmProviderType } from '../../../src/core/config/providerTypes';
 import { silentLogger } from '../../../src/core/host';

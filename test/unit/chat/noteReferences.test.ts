@@ -2,7 +2,7 @@
 // kiln-relative references do; `..`, absolute paths, `~`, drive letters and URLs never do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findNoteReferences, isKilnRelativeNotePath, MAX_NOTE_LINKS, wholeReference } from '../../../src/core/chat/noteReferences';
+import { findNoteReferences, isKilnRelativeNotePath, MAX_NOTE_LINKS, wholeReference } from '../../../src/core/chat/context/noteReferences';
 
 const targets = (text: string) => findNoteReferences(text).map((r) => [r.kind, r.target, r.line ?? null, text.slice(r.start, r.end)]);
 
@@ -60,7 +60,7 @@ test('10 000 references: linked up to the cap, found in one pass', () => {
 });
 
 test('(#29) known note paths with spaces, parentheses and unicode link whole, resolved against the example kiln', async () => {
-  const { NoteCatalog } = await import('../../../src/core/chat/noteCompletions');
+  const { NoteCatalog } = await import('../../../src/core/chat/context/noteCompletions');
   const { resolve } = await import('node:path');
   const known = await new NoteCatalog(() => resolve('test/fixtures/example-kiln')).linkablePaths();
   // The example's notes whose names have spaces are the ones that need to be known; the others link by the pattern.

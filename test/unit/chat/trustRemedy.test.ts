@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../../../src/core/config/load';
 import { ChatController, type ChatModels } from '../../../src/core/chat/chatController';
 import { editorRemedy, providerKeysWaitingForTrust } from '../../../src/core/chat/editorRemedies';
-import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { HistoryStore } from '../../../src/core/chat/conversation/historyStore';
 import type { HostMessage } from '../../../src/core/chat/protocol';
 import { silentLogger } from '../../../src/core/host';
 import { FakeCatalog, MemoryStorage, until } from './fakeCatalog';

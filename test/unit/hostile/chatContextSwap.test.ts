@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { AttachmentScope } from '../../../src/core/chat/attachmentScope';
-import { gatherAutoContext, type AutoContextIndex } from '../../../src/core/chat/autoContext';
-import { NoteCatalog } from '../../../src/core/chat/noteCompletions';
+import { AttachmentScope } from '../../../src/core/chat/context/attachmentScope';
+import { gatherAutoContext, type AutoContextIndex } from '../../../src/core/chat/context/autoContext';
+import { NoteCatalog } from '../../../src/core/chat/context/noteCompletions';
 import { groundRequest } from '../../../src/core/chat/participant/participantGrounding';
 
 const READS = 20_000;

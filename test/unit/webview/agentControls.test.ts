@@ -93,7 +93,7 @@ test('the history asks for the agent\'s own sessions and opens one', () => {
 });
 
 test('a command run through Hearth\'s terminal is a collapsible block updated in place; the stored turn keeps its last state', async () => {
-  const { appendEvent } = await import('../../../src/core/chat/conversation');
+  const { appendEvent } = await import('../../../src/core/chat/conversation/conversation');
   const { app, doc } = setup();
   app.receive({ type: 'turnStart', turnId: 't1', text: 'build it', attachments: [] });
   const running = { type: 'terminal' as const, id: 'term-1', command: 'npm test', output: 'ok 1\n' };

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { MAX_NOTE_LINKS } from '../../../src/core/chat/noteReferences';
+import { MAX_NOTE_LINKS } from '../../../src/core/chat/context/noteReferences';
 import type { ChatState, WebviewMessage } from '../../../src/core/chat/protocol';
 import { ChatApp } from '../../../src/webview/chatApp';
 import { renderReply } from '../../../src/webview/markdown';

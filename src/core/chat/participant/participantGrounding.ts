@@ -9,11 +9,11 @@
 import type { PromptAttachment } from '../../agents/agentSession';
 import { describeError } from '../../errors';
 import type { ChatMessage } from '../../llm/types';
-import { contextBlock, gatherAutoContext, type AutoContextIndex } from '../autoContext';
-import { readKilnNote, resolveKilnNote } from '../kilnNoteTarget';
-import { findNoteReferences } from '../noteReferences';
-import { cutToBudget, DEFAULT_ATTACHMENT_BUDGET } from '../pendingAttachments';
-import { SourceList, type Source } from '../sources';
+import { contextBlock, gatherAutoContext, type AutoContextIndex } from '../context/autoContext';
+import { readKilnNote, resolveKilnNote } from '../context/kilnNoteTarget';
+import { findNoteReferences } from '../context/noteReferences';
+import { cutToBudget, DEFAULT_ATTACHMENT_BUDGET } from '../context/pendingAttachments';
+import { SourceList, type Source } from '../context/sources';
 
 /** A note the editor resolved for the request (a `#file` reference inside the kiln), kiln-relative. */
 export interface ReferencedNote {

@@ -4,7 +4,7 @@
  * the line. Text is held back only as long as a citation could still be cut in two: until a line
  * ends, or, in a line that does not end, up to the last space outside an open `[[`.
  */
-import { findNoteReferences, type NoteReference } from '../noteReferences';
+import { findNoteReferences, type NoteReference } from '../context/noteReferences';
 
 export type ReplySegment =
   | { kind: 'text'; text: string }

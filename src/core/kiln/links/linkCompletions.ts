@@ -3,7 +3,7 @@
  * composer's fuzzy match (one ranking for both places), then, after `#`, the headings of the note
  * named before it (and `^` its blocks).
  */
-import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../../chat/noteCompletions';
+import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../../chat/context/noteCompletions';
 import type { LinkGraph } from './linkGraph';
 
 export interface WikiCompletion {

@@ -5,8 +5,8 @@
  *
  * Free of `vscode`, DOM and Node APIs: bundled into the webview too.
  */
-import type { AgentEvent, HistoryMessage } from '../agents/agentSession';
-import type { Source } from './sources';
+import type { AgentEvent, HistoryMessage } from '../../agents/agentSession';
+import type { Source } from '../context/sources';
 
 /** A note (or a part of one) attached to a message; the text itself is read by the host at send. */
 export interface AttachmentRef {

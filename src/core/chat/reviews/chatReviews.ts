@@ -1,4 +1,4 @@
-import type { Event } from '../lifecycle/emitter';
+import type { Event } from '../../lifecycle/emitter';
 
 /**
  * Agent edits waiting for review, as the chat panel shows them: one compact card per file with

@@ -1,5 +1,5 @@
-import type { PromptAttachment } from '../agents/agentSession';
-import type { AttachmentRef } from './conversation';
+import type { PromptAttachment } from '../../agents/agentSession';
+import type { AttachmentRef } from '../conversation/conversation';
 
 export interface PendingAttachment {
   ref: AttachmentRef;

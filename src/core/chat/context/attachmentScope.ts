@@ -8,9 +8,9 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { HearthError } from '../errors';
-import { ConfinedFileError } from '../fs/confinedFileError';
-import { ConfinedRoot } from '../fs/confinedRoot';
+import { HearthError } from '../../errors';
+import { ConfinedFileError } from '../../fs/confinedFileError';
+import { ConfinedRoot } from '../../fs/confinedRoot';
 
 export type ChatPathErrorCode = 'chat.path_outside_scope' | 'chat.path_not_found' | 'chat.path_not_a_file';
 

@@ -4,12 +4,12 @@
  * path comes from the webview, so it is untrusted: it is confined by the host, and a refusal is
  * logged and said in the panel, never followed.
  */
-import { describeError } from '../errors';
-import type { Logger } from '../host';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
 import { ChatPathError, type ScopedPath } from './attachmentScope';
-import type { AttachmentRef } from './conversation';
+import type { AttachmentRef } from '../conversation/conversation';
 import type { NoteCompletion } from './noteCompletions';
-import type { HostMessage, SearchHitView, WebviewMessage } from './protocol';
+import type { HostMessage, SearchHitView, WebviewMessage } from '../protocol';
 
 /** Notes the panel can attach: the editor's active note, its text, and (when indexed) search. */
 export interface ChatNotes {

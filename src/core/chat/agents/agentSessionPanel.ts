@@ -4,14 +4,14 @@
  * resumed, the agent's pickers and commands streamed to the panel, option changes remembered per
  * agent, the agent's own saved sessions, and a loaded session's replayed history as turns.
  */
-import type { AgentControlsView, AgentSessionInfo } from '../agents/agentControls';
-import { optionFor } from '../agents/agentControls';
-import type { AgentCatalog, AgentSession } from '../agents/agentSession';
-import { describeError } from '../errors';
-import type { Disposable } from '../lifecycle/disposable';
+import type { AgentControlsView, AgentSessionInfo } from '../../agents/agentControls';
+import { optionFor } from '../../agents/agentControls';
+import type { AgentCatalog, AgentSession } from '../../agents/agentSession';
+import { describeError } from '../../errors';
+import type { Disposable } from '../../lifecycle/disposable';
 import type { AgentPreferences } from './agentPreferences';
-import type { Conversation, Turn } from './conversation';
-import type { HostMessage } from './protocol';
+import type { Conversation, Turn } from '../conversation/conversation';
+import type { HostMessage } from '../protocol';
 
 export interface AgentSessionPanelDeps {
   catalog: AgentCatalog;

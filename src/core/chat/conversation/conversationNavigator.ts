@@ -1,11 +1,11 @@
-import { describeError } from '../errors';
-import type { AgentChoice } from './agentChoice';
-import type { AgentSessionPanel } from './agentSessionPanel';
-import type { AgentSessionSlot } from './agentSessionSlot';
+import { describeError } from '../../errors';
+import type { AgentChoice } from '../agents/agentChoice';
+import type { AgentSessionPanel } from '../agents/agentSessionPanel';
+import type { AgentSessionSlot } from '../agents/agentSessionSlot';
 import type { Conversation } from './conversation';
 import type { ConversationSlot } from './conversationSlot';
-import type { PendingAttachments } from './pendingAttachments';
-import type { TurnRunner } from './turnRunner';
+import type { PendingAttachments } from '../context/pendingAttachments';
+import type { TurnRunner } from '../turnRunner';
 
 export interface ConversationNavigatorDeps {
   conversations: ConversationSlot;

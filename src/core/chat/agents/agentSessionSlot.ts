@@ -1,6 +1,6 @@
-import type { AgentCatalog, AgentSession, AgentStartOptions } from '../agents/agentSession';
-import { describeError } from '../errors';
-import type { Logger } from '../host';
+import type { AgentCatalog, AgentSession, AgentStartOptions } from '../../agents/agentSession';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
 
 /**
  * The one agent session a chat conversation talks to: started on the first turn and kept across

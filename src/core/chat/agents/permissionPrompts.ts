@@ -5,8 +5,8 @@
  * panel closed, an option id the agent never offered) is `cancelled`, which agents treat as a
  * reject: a reject is never turned into an allow.
  */
-import type { PermissionOutcome, PermissionRequest } from '../agents/agentSession';
-import type { HostMessage } from './protocol';
+import type { PermissionOutcome, PermissionRequest } from '../../agents/agentSession';
+import type { HostMessage } from '../protocol';
 
 interface Pending {
   turnId: string;

@@ -3,11 +3,11 @@
  * when a name is not known yet), whether the panel shows the picker (lazy selection, until one is
  * picked), the catalog's default when a turn starts with none, and the event the status bar follows.
  */
-import type { AgentCatalog, AgentDescriptor } from '../agents/agentSession';
-import { describeError } from '../errors';
-import type { Logger } from '../host';
-import { Emitter } from '../lifecycle/emitter';
-import type { Conversation } from './conversation';
+import type { AgentCatalog, AgentDescriptor } from '../../agents/agentSession';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
+import { Emitter } from '../../lifecycle/emitter';
+import type { Conversation } from '../conversation/conversation';
 
 export class AgentChoice {
   agents: AgentDescriptor[] = [];

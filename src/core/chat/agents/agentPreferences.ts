@@ -1,4 +1,4 @@
-import type { KeyValueStorage } from './historyStore';
+import type { KeyValueStorage } from '../conversation/historyStore';
 
 const KEY = 'hearth.chat.agentOptions';
 

@@ -3,7 +3,7 @@
  * the editor, a Map in tests): an index of summaries under one key and each conversation under its
  * own, so listing never loads every transcript. The newest MAX_CONVERSATIONS are kept.
  */
-import type { Redactor } from '../logging/redactor';
+import type { Redactor } from '../../logging/redactor';
 import { summarize, type Conversation, type ConversationSummary } from './conversation';
 
 /** The part of VS Code's Memento the store needs. */

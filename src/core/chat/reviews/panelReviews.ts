@@ -3,11 +3,11 @@
  * turn ends or a surface opens, and the panel's decisions go back to the reviewer. Absent reviews:
  * no cards, and decisions are dropped.
  */
-import { describeError } from '../errors';
-import type { Logger } from '../host';
-import type { Disposable } from '../lifecycle/disposable';
+import { describeError } from '../../errors';
+import type { Logger } from '../../host';
+import type { Disposable } from '../../lifecycle/disposable';
 import type { ChatReviews } from './chatReviews';
-import type { HostMessage, WebviewMessage } from './protocol';
+import type { HostMessage, WebviewMessage } from '../protocol';
 
 export type ReviewRequest = Extract<WebviewMessage, { type: 'review' | 'undoLastChange' }>;
 

@@ -8,10 +8,10 @@
  * `local_cpu`), the lexical side alone is used, and without an index the turn goes on without it
  * (the caller says so once).
  */
-import type { PromptAttachment } from '../agents/agentSession';
-import { describeError } from '../errors';
-import type { SearchRequest } from '../index/kilnIndex';
-import type { SearchResult } from '../index/search/searchResult';
+import type { PromptAttachment } from '../../agents/agentSession';
+import { describeError } from '../../errors';
+import type { SearchRequest } from '../../index/kilnIndex';
+import type { SearchResult } from '../../index/search/searchResult';
 import { ChatPathError } from './attachmentScope';
 import { readKilnNote } from './kilnNoteTarget';
 

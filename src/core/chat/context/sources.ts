@@ -6,7 +6,7 @@
  *
  * Free of `vscode`, DOM and Node APIs: bundled into the webview too.
  */
-import type { AgentEvent } from '../agents/agentSession';
+import type { AgentEvent } from '../../agents/agentSession';
 
 /** `attachment`, `auto_context`, or the name of the tool that read or found the note. */
 export type SourceVia = string;
