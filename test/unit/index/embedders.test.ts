@@ -55,7 +55,7 @@ test('local_cpu: a missing model folder and an unreachable model host give error
   const missing = await embedderSetup(embedding({ model: '/nonexistent/model-folder' }), { env: {}, inProcess: true }).create();
   await assert.rejects(missing.embed(['x']), hasCode('embedding.model_missing'));
   const offline = new TransformersEmbedder({ providerType: 'local_cpu', model: 'Xenova/not-here', remoteHost: 'http://127.0.0.1:9/', cacheDir: '/tmp/hearth-test-cache-empty' });
-  await assert.rejects(offline.embed(['x']), (error: unknown) => hasCode('embedding.model_unavailable')(error) && /\[embedding\]\.model to that folder/.test((error as Error).message));
+  await assert.rejects(offline.embed(['x']), (error: unknown) => hasCode('embedding.model_unavailable')(error) && /\[embedding\]\.model to that folder/.test((error as Error).message) && /at another provider/.test((error as Error).message));
   // Through the worker, the same error code crosses the thread boundary.
   const viaWorker = await embedderSetup(embedding({ model: '/nonexistent/model-folder' }), { env: {} }).create();
   try {

@@ -128,10 +128,21 @@ test('static model: fetched on first use into the model cache from the hub (here
   } finally {
     server.close();
   }
-  // Nothing cached and no hub: the error says which files to copy and where to point model.
+  // Nothing cached and no hub: the error says which files to copy and where to point model, or
+  // which other provider to point [embedding] at, that search answers on words meanwhile, and why
+  // (the socket's words, not fetch's bare "fetch failed").
   await assert.rejects(
     new StaticEmbedder({ providerType: 'local_cpu', model: 'minishlab/potion-base-8M', cacheDir: tmp('empty'), remoteHost: 'http://127.0.0.1:9/' }).embed(['x']),
-    (e: unknown) => hasCode('embedding.model_unavailable')(e) && /tokenizer\.json, model\.safetensors/.test((e as Error).message) && /\[embedding\]\.model to that folder/.test((e as Error).message),
+    (e: unknown) => {
+      const message = (e as Error).message;
+      assert.ok(hasCode('embedding.model_unavailable')(e), message);
+      assert.match(message, /tokenizer\.json, model\.safetensors/);
+      assert.match(message, /\[embedding\]\.model to that folder/);
+      assert.match(message, /point \[embedding\] at another provider \(provider = "local_runner"/);
+      assert.match(message, /search matches words only until it is available/);
+      assert.match(message, /fetch failed \(bad port\)/);
+      return true;
+    },
   );
 });
 

@@ -4,6 +4,7 @@ import type * as Tf from '@huggingface/transformers';
 import { isLocalModelPath } from '../../config/modelPath';
 import { tokenBudgetBatches } from './batching';
 import { type Embedder, EmbeddingError } from './embedder';
+import { modelUnavailableError } from './modelUnavailable';
 
 export type TransformersDevice = 'cpu' | 'cuda' | 'dml';
 
@@ -108,15 +109,8 @@ export class TransformersEmbedder implements Embedder {
       return pipe as unknown as Extractor;
     } catch (error) {
       const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new EmbeddingError(
-        'embedding.model_unavailable',
-        local
-          ? `Could not load the embedding model from ${model} on ${device}: ${why}`
-          : `Could not fetch or load the embedding model "${model}" (${why}). Without internet access, copy the model folder ` +
-            '(config.json, tokenizer.json, onnx/model.onnx) to this machine and set [embedding].model to that folder\'s path.',
-        undefined,
-        { cause: error },
-      );
+      if (!local) throw modelUnavailableError(model, why, ['config.json', 'tokenizer.json', 'onnx/model.onnx'], error);
+      throw new EmbeddingError('embedding.model_unavailable', `Could not load the embedding model from ${model} on ${device}: ${why}`, undefined, { cause: error });
     }
   }
 }

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { EmbeddingError } from '../embedder';
+import { modelUnavailableError } from '../modelUnavailable';
 
 export interface ModelFetchOptions {
   /** The model cache (the one transformers.js fetches into); transformers.js's default when unset. */
@@ -34,13 +35,7 @@ export async function fetchModelFiles(model: string, files: readonly string[], o
       await download(url, target, file, options.onProgress);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new EmbeddingError(
-        'embedding.model_unavailable',
-        `Could not fetch the embedding model "${model}" (${file}: ${why}). Without internet access, copy the model folder ` +
-          `(${files.join(', ')}) to this machine and set [embedding].model to that folder's path.`,
-        undefined,
-        { cause: error },
-      );
+      throw modelUnavailableError(model, `${file}: ${why}`, files, error);
     }
   }
   return folder;
