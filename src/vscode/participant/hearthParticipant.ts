@@ -38,7 +38,7 @@ async function handle(
       case 'related':
         return await relatedNotes(request, stream, abort.signal, deps);
       case 'agent':
-        return await runAgent(request, stream, token, abort.signal, deps);
+        return await runAgent(request, stream, abort.signal, deps);
       default:
         return await answerQuestion(request, context, stream, token, abort.signal, deps);
     }
