@@ -23,20 +23,28 @@ export class ConfigEditError extends HearthError {
 const TOML_OPTIONS = { integersAsBigInt: 'asNeeded' } as const;
 
 export async function setConfigValue(file: string, keyPath: string[], value: ConfigScalar): Promise<void> {
-  if (keyPath.length === 0) throw new ConfigEditError('No key given to set.');
-  let original = '';
-  try {
-    original = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigEditError(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  await setConfigValues(file, [{ keyPath, value }]);
+}
+
+export interface ConfigAssignment {
+  keyPath: string[];
+  value: ConfigScalar;
+}
+
+/**
+ * Sets several keys in one write: the file holds all of them or none (a provider copied into a
+ * file half-written would be the broken table this exists to avoid).
+ */
+export async function setConfigValues(file: string, assignments: readonly ConfigAssignment[]): Promise<void> {
+  const named = assignments.map((a) => a.keyPath.join('.')).join(', ');
+  if (assignments.length === 0 || assignments.some((a) => a.keyPath.length === 0)) throw new ConfigEditError('No key given to set.');
+  const original = await readConfigFile(file);
   try {
     parse(original, TOML_OPTIONS);
   } catch (error) {
-    throw new ConfigEditError(`${file} has a TOML syntax error; fix it before Hearth can save \`${keyPath.join('.')}\`.`, { cause: error });
+    throw new ConfigEditError(`${file} has a TOML syntax error; fix it before Hearth can save \`${named}\`.`, { cause: error });
   }
-  const edited = editTomlText(original, keyPath, value);
-  verify(original, edited, keyPath, value, file);
+  const edited = planConfigEdit(original, assignments, file);
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
@@ -46,6 +54,24 @@ export async function setConfigValue(file: string, keyPath: string[], value: Con
     await unlink(temp).catch(() => undefined);
     throw new ConfigEditError(`Cannot write ${file}: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** The file's text; empty when it does not exist yet. */
+export async function readConfigFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw new ConfigEditError(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The text with every assignment applied, checked to mean exactly that; throws and writes nothing otherwise. */
+export function planConfigEdit(original: string, assignments: readonly ConfigAssignment[], file: string): string {
+  let edited = original;
+  for (const { keyPath, value } of assignments) edited = editTomlText(edited, keyPath, value);
+  verify(original, edited, assignments, file);
+  return edited;
 }
 
 /** The edit itself, on text: replace the value, or insert the key in its table, or add the table. */
@@ -117,23 +143,26 @@ export function formatTomlValue(value: ConfigScalar): string {
   return JSON.stringify(value);
 }
 
-function verify(original: string, text: string, keyPath: string[], value: ConfigScalar, file: string): void {
+function verify(original: string, text: string, assignments: readonly ConfigAssignment[], file: string): void {
+  const named = assignments.map((a) => a.keyPath.join('.')).join(', ');
   let parsed: unknown;
   try {
     parsed = parse(text, TOML_OPTIONS);
   } catch (error) {
-    throw new ConfigEditError(`Editing ${file} to set \`${keyPath.join('.')}\` would break its TOML; the file was left unchanged.`, { cause: error });
+    throw new ConfigEditError(`Editing ${file} to set \`${named}\` would break its TOML; the file was left unchanged.`, { cause: error });
   }
-  // The edited document must equal the original with exactly this one key set.
+  // The edited document must equal the original with exactly these keys set.
   const expected = parse(original, TOML_OPTIONS) as Record<string, unknown>;
-  let node: Record<string, unknown> = expected;
-  for (const key of keyPath.slice(0, -1)) {
-    if (node[key] === null || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};
-    node = node[key] as Record<string, unknown>;
+  for (const { keyPath, value } of assignments) {
+    let node: Record<string, unknown> = expected;
+    for (const key of keyPath.slice(0, -1)) {
+      if (node[key] === null || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node[keyPath.at(-1)!] = value;
   }
-  node[keyPath.at(-1)!] = value;
   if (canonical(parsed) !== canonical(expected)) {
-    throw new ConfigEditError(`Could not set \`${keyPath.join('.')}\` in ${file} without changing its meaning (it is defined in a way Hearth cannot edit); the file was left unchanged.`);
+    throw new ConfigEditError(`Could not set \`${named}\` in ${file} without changing its meaning (it is defined in a way Hearth cannot edit); the file was left unchanged.`);
   }
 }
 
