@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ConfinedRoot } from '../../fs/confinedRoot';
 import { mapLimit, scanKiln, scanPaths, type ScanRules, type ScannedNote } from '../kilnScanner';
 import { isNotePath } from '../notePaths';
@@ -6,6 +7,8 @@ import { LinkGraph } from './linkGraph';
 import { mentionNames, mentionPattern, mentionsIn, type Mention } from './unlinkedMentions';
 
 const READS_IN_FLIGHT = 16;
+/** The longest the first build of a kiln's graph holds the thread before it yields (the editor's 20 ms budget, with room). */
+const SLICE_MS = 8;
 
 /**
  * A kiln's link graph kept in step with its files. Every note is read through the confined reader
@@ -17,6 +20,10 @@ export class KilnLinks {
   private readonly stamps = new Map<string, string>();
   private running: Promise<LinkGraph> | undefined;
   private scanned = false;
+  /** While the first read's notes go into the graph in slices: changes wait for it (the graph takes none meanwhile). */
+  private bulk: Promise<void> | undefined;
+  /** Texts handed over by setText during the bulk build, applied after it. */
+  private readonly heldTexts = new Map<string, string>();
 
   constructor(
     readonly files: ConfinedRoot,
@@ -41,6 +48,7 @@ export class KilnLinks {
 
   /** Re-reads the given kiln-relative paths (a watcher's events): gone or excluded paths leave the graph. */
   async update(paths: readonly string[]): Promise<void> {
+    await this.bulk;
     const scan = await scanPaths(this.files, paths, this.rules);
     const present = new Set(scan.notes.map((note) => note.path));
     for (const path of paths) {
@@ -54,6 +62,10 @@ export class KilnLinks {
   /** Sets a note from text the caller holds (an editor's unsaved buffer). */
   setText(path: string, text: string): void {
     if (!isNotePath(path)) return;
+    if (this.bulk) {
+      this.heldTexts.set(path, text);
+      return;
+    }
     this.graph.set(parseNote(path, text));
     this.stamps.delete(path);
   }
@@ -95,17 +107,24 @@ export class KilnLinks {
   }
 
   private async walk(): Promise<LinkGraph> {
-    const scan = await scanKiln(this.files, this.rules);
-    const present = new Set(scan.notes.map((note) => note.path));
-    for (const known of [...this.graph.paths()]) if (!present.has(known)) this.forget(known);
-    await this.read(scan.notes.filter((note) => this.stamps.get(note.path) !== stamp(note)));
-    this.scanned = true;
+    // The first walk fills an empty graph: changes handed over meanwhile wait for it, so an open
+    // buffer's text is not overwritten by the file read after it.
+    const first = this.graph.size === 0 && !this.bulk ? this.holdChanges() : undefined;
+    try {
+      const scan = await scanKiln(this.files, this.rules);
+      const present = new Set(scan.notes.map((note) => note.path));
+      for (const known of [...this.graph.paths()]) if (!present.has(known)) this.forget(known);
+      await this.read(scan.notes.filter((note) => this.stamps.get(note.path) !== stamp(note)), first !== undefined);
+      this.scanned = true;
+    } finally {
+      first?.();
+    }
     return this.graph;
   }
 
-  private async read(notes: readonly ScannedNote[]): Promise<void> {
+  private async read(notes: readonly ScannedNote[], bulk = false): Promise<void> {
     // The first read of a kiln hands every note over at once: each link then resolves once.
-    const first = this.graph.size === 0 ? [] as ParsedNote[] : undefined;
+    const first = bulk ? ([] as ParsedNote[]) : undefined;
     await mapLimit(notes, READS_IN_FLIGHT, async (note) => {
       const text = await this.text(note.path);
       if (text === undefined) {
@@ -117,7 +136,29 @@ export class KilnLinks {
       else this.graph.set(parsed);
       this.stamps.set(note.path, stamp(note));
     });
-    if (first) this.graph.setAll(first.sort((a, b) => (a.path < b.path ? -1 : 1)));
+    if (first) await this.addAll(first.sort((a, b) => (a.path < b.path ? -1 : 1)));
+  }
+
+  /** The first read's notes into the graph a slice at a time, yielding the thread between slices. */
+  private async addAll(parsed: readonly ParsedNote[]): Promise<void> {
+    let since = performance.now();
+    for (const _ of this.graph.setAllSteps(parsed)) {
+      if (performance.now() - since < SLICE_MS) continue;
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+
+  /** Holds setText and update back until the returned function is called, then applies the held texts. */
+  private holdChanges(): () => void {
+    let release!: () => void;
+    this.bulk = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.bulk = undefined;
+      release();
+      for (const [path, text] of this.heldTexts) this.setText(path, text);
+      this.heldTexts.clear();
+    };
   }
 }
 

@@ -4,6 +4,8 @@ import { addTo, NoteNames, removeFrom, type Resolution } from './noteNames';
 
 /** The longest line of context kept with a link (a backlink shows it). */
 const CONTEXT_CHARS = 240;
+/** Notes per step of a bulk build: a few milliseconds of work between two yields. */
+const BULK_BATCH = 128;
 
 /** One outgoing link of a note, with where it leads. */
 export interface GraphLink extends Omit<NoteLink, 'target'>, Resolution {
@@ -107,18 +109,42 @@ export class LinkGraph {
    * any link resolves, so each link resolves once; otherwise one note at a time.
    */
   setAll(parsed: readonly ParsedNote[]): void {
+    for (const _ of this.setAllSteps(parsed)) {
+      // Run to the end in one go: the caller does not share the thread with anyone.
+    }
+  }
+
+  /**
+   * setAll in steps of at most `batch` notes, so a host sharing its thread (the editor) can yield
+   * between them. Nothing else may change the graph until the last step (KilnLinks holds changes
+   * back meanwhile). Into an empty graph every name is registered before any link resolves, and a
+   * target name is resolved once for all the links naming it (the answer of a link that is not
+   * relative depends on its name alone).
+   */
+  *setAllSteps(parsed: readonly ParsedNote[], batch = BULK_BATCH): Generator<number, void, void> {
     this.changes++;
     if (this.notes.size > 0) {
-      for (const note of parsed) this.set(note);
+      for (let i = 0; i < parsed.length; i++) {
+        this.set(parsed[i]);
+        if ((i + 1) % batch === 0) yield i + 1;
+      }
       return;
     }
-    for (const note of parsed) {
+    for (let i = 0; i < parsed.length; i++) {
+      const note = parsed[i];
       const entry = graphNote(note);
       this.notes.set(entry.path, entry);
-      this.queries.set(entry.path, note.links.map((link, i) => pending(link, entry.links[i])));
+      this.queries.set(entry.path, note.links.map((link, k) => pending(link, entry.links[k])));
       this.names.add(entry.path, entry.aliases);
+      if ((i + 1) % batch === 0) yield i + 1;
     }
-    for (const path of this.notes.keys()) this.addLinks(path);
+    const memo = new Map<string, Resolution>();
+    let done = 0;
+    for (const path of this.notes.keys()) {
+      this.addLinks(path, memo);
+      if (++done % batch === 0) yield parsed.length + done;
+    }
+    this.changes++;
   }
 
   remove(path: string): boolean {
@@ -196,10 +222,10 @@ export class LinkGraph {
   }
 
   /** Resolves a note's links and records it as depending on their names and linking to their notes. */
-  private addLinks(path: string): void {
+  private addLinks(path: string, memo?: Map<string, Resolution>): void {
     for (const item of this.queries.get(path) ?? []) {
       if (item.name) addTo(this.dependents, item.name, path);
-      this.resolveItem(path, item);
+      this.resolveItem(path, item, memo);
     }
   }
 
@@ -210,8 +236,14 @@ export class LinkGraph {
     }
   }
 
-  private resolveItem(path: string, item: PendingLink): void {
-    const found = this.names.resolve(item.query, path);
+  /** `memo`: answers by name during a bulk build, when no name changes between two lookups. */
+  private resolveItem(path: string, item: PendingLink, memo?: Map<string, Resolution>): void {
+    let found: Resolution;
+    if (memo && !item.query.relative) {
+      const known = memo.get(item.query.key);
+      if (known) found = known;
+      else memo.set(item.query.key, (found = this.names.resolve(item.query, path)));
+    } else found = this.names.resolve(item.query, path);
     item.link.path = found.path;
     item.link.ambiguous = found.ambiguous;
     item.link.outside = found.outside;

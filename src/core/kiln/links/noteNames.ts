@@ -46,12 +46,15 @@ export class NoteNames {
       const hit = this.byKey.get(joined);
       return hit ? { path: hit } : {};
     }
-    if (query.key.split('/').includes('..')) return { outside: true };
+    if (query.key.includes('..') && query.key.split('/').includes('..')) return { outside: true };
     const exact = this.byKey.get(query.key);
     if (exact) return { path: exact };
     const name = query.key.slice(query.key.lastIndexOf('/') + 1);
+    const named = this.byName.get(name);
+    // A bare name (most links): every note of that file name is a candidate, no path compared.
+    if (named && named.size === 1 && query.key === name) return { path: named.values().next().value! };
     const suffix = `/${query.key}`;
-    const byName = [...(this.byName.get(name) ?? [])].filter((path) => query.key === name || noteKey(path).endsWith(suffix));
+    const byName = [...(named ?? [])].filter((path) => query.key === name || noteKey(path).endsWith(suffix));
     if (byName.length > 0) return pick(byName);
     if (query.key === name) {
       const byAlias = this.byAlias.get(query.key);
