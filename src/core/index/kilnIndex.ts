@@ -18,8 +18,12 @@ import type { ConfirmKilnClaim } from './store/postgresKilnClaim';
 import type { StoreKind, VectorStore } from './store/vectorStore';
 import { StoreBm25 } from './words/storeBm25';
 import { scanKiln } from '../kiln/kilnScanner';
+import { answersOnWords, wordsOnlySearch } from './search/wordsOnlySearch';
 
 export type { SearchRequest } from './search/rankedSearch';
+
+/** How long searches answer on words alone before asking the embedding model again. */
+const WORDS_ONLY_RETRY_MS = 30_000;
 
 export interface KilnIndexOptions {
   kilnRoot: string;
@@ -81,6 +85,8 @@ export class KilnIndex {
   private runProgress?: Progress;
   /** The whole-kiln run's last count (see `indexing`). */
   private building?: { done: number; total: number };
+  /** Set while searches answer on words because the embedding model could not (see `wordsOnly`). */
+  private wordsOnlySince?: { at: number; why: string };
 
   /** Throws EmbeddingError (`embedding.config`) when `[embedding]` cannot work at all. */
   constructor(private readonly options: KilnIndexOptions) {
@@ -235,9 +241,37 @@ export class KilnIndex {
 
   /**
    * One result per note (its best section, the others in `sections`), or per chunk with `chunks`.
-   * Scores are relevances in 0–1 in every mode. An empty query finds nothing.
+   * Scores are relevances in 0–1 in every mode. An empty query finds nothing. While the embedding
+   * model cannot answer (not fetched and offline, its runner down), a hybrid or semantic search
+   * answers on the words of the notes on disk instead, and `wordsOnly` says why.
    */
   async search(query: string, request: SearchRequest = {}): Promise<SearchResult[]> {
+    const mode = request.mode ?? 'hybrid';
+    const words = () => wordsOnlySearch(this.options.kilnRoot, this.options.processing, query, request.limit ?? 10, request.snippetChars, request.signal);
+    if (mode === 'text' || mode === 'property' || request.chunks || !query.trim()) return this.searchIndexed(query, request);
+    // The model is asked again after a while, not on every keystroke of a search box.
+    if (this.wordsOnlySince && Date.now() - this.wordsOnlySince.at < WORDS_ONLY_RETRY_MS) return words();
+    try {
+      const results = await this.searchIndexed(query, request);
+      this.wordsOnlySince = undefined;
+      return results;
+    } catch (error) {
+      if (!answersOnWords(error)) throw error;
+      this.wordsOnlySince = { at: Date.now(), why: (error as Error).message };
+      this.options.log.child('index').warn(`${(error as Error).message} Searching on words only meanwhile.`);
+      return words();
+    }
+  }
+
+  /**
+   * Why searches answer on words only (the embedding model's error), or undefined while the model
+   * answers: hosts label such results "words only".
+   */
+  get wordsOnly(): string | undefined {
+    return this.wordsOnlySince?.why;
+  }
+
+  private async searchIndexed(query: string, request: SearchRequest): Promise<SearchResult[]> {
     const mode = request.mode ?? 'hybrid';
     const limit = request.limit ?? 10;
     if (!query.trim()) return [];
