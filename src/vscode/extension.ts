@@ -37,6 +37,7 @@ import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
 import { registerHearthParticipant } from './participant/hearthParticipant';
 import { registerKilnLanguageModelTools } from './tools/kilnLanguageModelTools';
+import { describeEditorContributions, editorContributions, hasChatParticipantApi } from './api/editorContributions';
 import type { KilnTool } from '../core/kiln/tools/kilnTool';
 import type { SearchResult } from '../core/index/search/searchResult';
 import { openChangeJournal } from '../core/changes/changeJournal';
@@ -237,7 +238,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       const reviews = chatReviewCards ? { reviews: chatReviewCards } : {};
       own(catalog, ...startChatFeature({ context, configService, host, llm: runtime, catalog, index: () => kilnIndex?.current, redactor, ...reviews }));
       // @hearth in VS Code's Chat view, grounded as this chat is (where the editor has chat participants).
-      if (typeof vscode.chat?.createChatParticipant === 'function') {
+      if (hasChatParticipantApi()) {
         own(
           registerHearthParticipant(
             {
@@ -287,6 +288,8 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     });
 
     await configService.start();
+    // What of VS Code's chat this editor takes (each feature registers only where its API exists).
+    log.info(describeEditorContributions(vscode.version, editorContributions()));
     const activateMs = performance.now() - activationStarted;
     const loading = timing.codeLoadingMs;
     const parts = loading === undefined ? '' : `: code loading ${Math.round(loading)} ms, activate ${Math.round(activateMs)} ms`;

@@ -17,6 +17,7 @@ import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
 import type { KilnTool, SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import { createKilnTools } from '../../core/kiln/tools/kilnTools';
 import { gatewayStatusPresentation, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
+import { hasMcpServerDefinitionApi } from '../api/editorContributions';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
 
@@ -27,9 +28,9 @@ interface McpApi {
 }
 
 function mcpApi(): McpApi | undefined {
-  const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider?: McpApi['register'] };
-  const HttpDefinition = (vscode as unknown as { McpHttpServerDefinition?: McpApi['HttpDefinition'] }).McpHttpServerDefinition;
-  if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof HttpDefinition !== 'function') return undefined;
+  if (!hasMcpServerDefinitionApi()) return undefined;
+  const lm = vscode.lm as unknown as { registerMcpServerDefinitionProvider: McpApi['register'] };
+  const HttpDefinition = (vscode as unknown as { McpHttpServerDefinition: McpApi['HttpDefinition'] }).McpHttpServerDefinition;
   return { register: lm.registerMcpServerDefinitionProvider.bind(lm), HttpDefinition };
 }
 

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/host';
+import { hasLanguageModelToolApi } from '../api/editorContributions';
 import { callFromEditor, describeInvocation, kilnToolOf } from '../../core/kiln/tools/editorTools';
 import type { KilnTool } from '../../core/kiln/tools/kilnTool';
 
@@ -21,7 +22,7 @@ export interface KilnLanguageModelToolsDeps {
 }
 
 export function registerKilnLanguageModelTools(deps: KilnLanguageModelToolsDeps): vscode.Disposable[] {
-  if (typeof vscode.lm?.registerTool !== 'function') return [];
+  if (!hasLanguageModelToolApi()) return [];
   const log = deps.log.child('tools');
   const find = async (name: string): Promise<KilnTool> => {
     const tools = await deps.tools();
