@@ -20,15 +20,20 @@ export interface NoticeRow {
 
 export const SEARCH_TITLE = 'Hearth: Semantic Search';
 
-/** The pick's title and placeholder: both say that the index is incomplete while a run is under way. */
-export function searchPickHeader(state: IndexState): { title: string; placeholder: string } {
+/** The pick's title and placeholder: both say that the index is incomplete while a run is under way, or that search matches words only. */
+export function searchPickHeader(state: IndexState, wordsOnly?: string): { title: string; placeholder: string } {
+  if (wordsOnly !== undefined) return { title: `${SEARCH_TITLE} (words only)`, placeholder: 'Search the notes by their words (the embedding model is not available)' };
   if (isUnfinished(state)) return { title: `${SEARCH_TITLE} (the index is incomplete)`, placeholder: 'Search the notes indexed so far by words and meaning' };
   if (state.kind !== 'indexing') return { title: SEARCH_TITLE, placeholder: 'Search the notes by words and meaning' };
   return { title: `${SEARCH_TITLE} (${indexingText(state)})`, placeholder: 'Search the notes indexed so far by words and meaning' };
 }
 
-/** The row to show for this situation (above the hits, or as the only row), if any. */
-export function searchPickNotice(state: IndexState, situation: SearchSituation): NoticeRow | undefined {
+/**
+ * The row to show for this situation (above the hits, or as the only row), if any. `wordsOnly`: why
+ * the index answered on the notes' words alone (KilnIndex.wordsOnly: the model's error and its remedy).
+ */
+export function searchPickNotice(state: IndexState, situation: SearchSituation, wordsOnly?: string): NoticeRow | undefined {
+  if (wordsOnly !== undefined && situation !== 'no-query') return { action: 'status', label: '$(warning) Words only: the embedding model is not available', description: wordsOnly };
   if (situation === 'empty-index' && state.kind !== 'indexing') return { action: 'reindex', label: '$(sync) Reindex now', description: 'the index is empty: build it to search the notes' };
   // A run that stopped part-way (cancelled, or failed: a hosted embedder down mid-build) left the
   // notes it had embedded: searchable, but not the whole kiln. Reindex embeds only the rest.

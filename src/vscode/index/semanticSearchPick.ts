@@ -66,10 +66,10 @@ export async function showSemanticSearch(source: SearchIndexSource, log: Logger)
   /** The row the run state asks for, then the hits (the pick's title and placeholder follow the state too). */
   const render = () => {
     const state = source.state;
-    const header = searchPickHeader(state);
+    const header = searchPickHeader(state, index.wordsOnly);
     pick.title = header.title;
     pick.placeholder = header.placeholder;
-    const notice = searchPickNotice(state, shown.situation);
+    const notice = searchPickNotice(state, shown.situation, index.wordsOnly);
     const active = pick.activeItems[0];
     // The notice goes first, where it is seen (twenty hits push a last row out of sight), but the
     // best hit stays the active row: Enter opens it, and a new count does not move the user's place.
@@ -83,7 +83,11 @@ export async function showSemanticSearch(source: SearchIndexSource, log: Logger)
    * Whether the index holds no note (never built, cleared, or built on an empty kiln). While a run
    * is under way the store is open and holds what was embedded so far, committed or not.
    */
-  const isEmpty = async () => !(source.state.kind === 'indexing' || (await index.exists())) || (await index.counts()).notes === 0;
+  const isEmpty = async () => {
+    // A run that failed (an embedding model that cannot be fetched) leaves no index, but search still answers on words.
+    if (index.wordsOnly !== undefined || source.state.kind === 'error') return false;
+    return !(source.state.kind === 'indexing' || (await index.exists())) || (await index.counts()).notes === 0;
+  };
   const run = async (query: string) => {
     const mine = ++generation;
     controller?.abort();

@@ -134,3 +134,16 @@ test('a failed run says so above the hits, with its message and Reindex; a faile
   assert.equal(unfinishedAfter(undefined, { wholeKiln: true, outcome: 'failed' }), 'failed');
   assert.equal(searchPickNotice({ kind: 'ready', notes: 3, chunks: 3, unfinished: 'failed' }, 'no-hits')?.label, '$(sync) The last indexing failed — results may be incomplete');
 });
+
+test('words only (#29): while the embedding model is not available the pick says so above the hits, with why and what to do', () => {
+  const why = 'Could not fetch the embedding model "minishlab/potion-base-8M" (config.json: fetch failed); search matches words only until it is available. …';
+  const failed: IndexState = { kind: 'error', message: why };
+  assert.deepEqual(searchPickNotice(failed, 'hits', why), { action: 'status', label: '$(warning) Words only: the embedding model is not available', description: why });
+  assert.equal(searchPickNotice(ready, 'no-hits', why)?.label, '$(warning) Words only: the embedding model is not available');
+  assert.equal(searchPickHeader(failed, why).title, `${SEARCH_TITLE} (words only)`);
+  assert.match(searchPickHeader(failed, why).placeholder, /by their words/);
+  // Nothing typed yet: the failed run's own row; a model that answers again: no label.
+  assert.equal(searchPickNotice(failed, 'no-query', why)?.label, '$(warning) The last index run failed — results may be incomplete');
+  assert.equal(searchPickNotice(ready, 'hits', undefined), undefined);
+  assert.equal(searchPickHeader(ready).title, SEARCH_TITLE);
+});
