@@ -4,7 +4,7 @@
  * named before it (and `^` its blocks).
  */
 import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../../chat/context/noteCompletions';
-import type { LinkGraph } from './linkGraph';
+import type { GraphNote, LinkGraph } from './linkGraph';
 
 export interface WikiCompletion {
   /** The note it links to. */
@@ -26,20 +26,35 @@ export interface FragmentCompletion {
 
 type NameEntry = NoteEntry & { alias?: string };
 
-/** The names to complete, per graph and version: typing ranks the same names on every key. */
-const namesCache = new WeakMap<LinkGraph, { version: number; entries: NameEntry[] }>();
+/**
+ * The names to complete, per graph and version: typing ranks the same names on every key. A change
+ * (one note typed into) rebuilds the list from the entries of the notes that did not change, the
+ * same objects as before, so their folded names are not folded again.
+ */
+const namesCache = new WeakMap<LinkGraph, { version: number; entries: NameEntry[]; byNote: Map<string, { note: GraphNote; entries: NameEntry[] }> }>();
 
 function nameEntries(graph: LinkGraph): NameEntry[] {
   const cached = namesCache.get(graph);
   if (cached?.version === graph.version) return cached.entries;
+  const before = cached?.byNote;
+  const byNote = new Map<string, { note: GraphNote; entries: NameEntry[] }>();
   const entries: NameEntry[] = [];
   for (const note of graph.allNotes()) {
-    const name = note.path.slice(note.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-    entries.push({ path: note.path, title: name, mtime: 0 });
-    if (note.title !== name) entries.push({ path: note.path, title: note.title, mtime: 0 });
-    for (const alias of note.aliases) entries.push({ path: note.path, title: alias, mtime: 0, alias });
+    let kept = before?.get(note.path);
+    if (kept?.note !== note) kept = { note, entries: noteEntries(note) };
+    byNote.set(note.path, kept);
+    for (const entry of kept.entries) entries.push(entry);
   }
-  namesCache.set(graph, { version: graph.version, entries });
+  namesCache.set(graph, { version: graph.version, entries, byNote });
+  return entries;
+}
+
+/** A note's names as completion entries: its file name, its title when different, its aliases. */
+function noteEntries(note: GraphNote): NameEntry[] {
+  const name = note.path.slice(note.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const entries: NameEntry[] = [{ path: note.path, title: name, mtime: 0 }];
+  if (note.title !== name) entries.push({ path: note.path, title: note.title, mtime: 0 });
+  for (const alias of note.aliases) entries.push({ path: note.path, title: alias, mtime: 0, alias });
   return entries;
 }
 

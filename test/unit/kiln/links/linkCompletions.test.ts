@@ -27,3 +27,21 @@ test('after # the headings of the note, after #^ its blocks', () => {
   assert.deepEqual(fragmentCompletions(graph, 'Soil Notes.md', '^ph'), [{ label: '^ph-table', line: 4 }]);
   assert.deepEqual(fragmentCompletions(graph, 'Nowhere.md', ''), []);
 });
+
+test('after a change the names kept from unchanged notes and the changed note\'s new ones complete as from a fresh graph', () => {
+  const graph = fixtureGraph();
+  wikiCompletions(graph, 'co');
+  graph.set(parseNote('garden/Compost.md', '---\naliases: [Leaf Mould]\n---\n# Compost heap\n'));
+  graph.remove('Watering.md');
+  graph.rename('Soil Notes.md', 'ground/Soil Notes.md');
+  const fresh = fixtureGraph();
+  fresh.set(parseNote('garden/Compost.md', '---\naliases: [Leaf Mould]\n---\n# Compost heap\n'));
+  fresh.remove('Watering.md');
+  fresh.rename('Soil Notes.md', 'ground/Soil Notes.md');
+  for (const typed of ['', 'co', 'black', 'leaf', 'heap', 'water', 'soil']) {
+    assert.deepEqual(wikiCompletions(graph, typed, 100), wikiCompletions(fresh, typed, 100), typed);
+  }
+  assert.equal(wikiCompletions(graph, 'black g').length, 0);
+  assert.equal(wikiCompletions(graph, 'leaf m')[0].alias, 'Leaf Mould');
+  assert.deepEqual(wikiCompletions(graph, 'soil n').map((c) => c.path), ['ground/Soil Notes.md']);
+});
