@@ -28,6 +28,7 @@ import type { ProviderFactories } from '../core/llm/createProvider';
 import { EditorLmProvider } from './models/editorLmProvider';
 import { ModelStatus } from './models/modelStatus';
 import { ModelSwitcher } from './models/modelSwitcher';
+import { configuredModelId, RememberedModel } from '../core/chat/rememberedModel';
 import { registerHearthLanguageModels } from './models/registerLanguageModels';
 import { IndexController, SEMANTIC_SEARCH_COMMAND } from './index/indexController';
 import { showSemanticSearch } from './index/semanticSearchPick';
@@ -166,9 +167,12 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       const editorProviders: ProviderFactories = { githubcopilot: (settings) => new EditorLmProvider(settings) };
       const llm = new LlmRuntime(() => configService.current, { redactor, log }, editorProviders);
       llmRuntime = llm;
-      const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, log });
+      const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, config: () => configService.current, log });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
-      own(modelSwitcher, modelStatus, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
+      // The model picked in this workspace outlives a reload until the configured default changes.
+      const remembered = new RememberedModel({ selection: llm.selection, configuredId: () => configuredModelId(configService.current), storage: context.workspaceState, log });
+      onConfig('remembered model', () => remembered.configLoaded());
+      own(modelSwitcher, modelStatus, remembered, vscode.lm.onDidChangeChatModels(() => llm.catalog.invalidate()));
       refreshStatus = () => modelStatus.refresh();
       const languageModels = registerHearthLanguageModels({ runtime: llm, withheld: () => configService.current.withheld, redactor, log });
       if (languageModels) {

@@ -1,12 +1,15 @@
 /**
  * "Hearth: Switch Model" and "Hearth: List Models". The switcher is a quick pick grouped by
  * provider (separators), the active model checked, a refresh button in the title; choosing a model
- * switches for the session, the save button on an item (or "Save to Workspace" in the follow-up
- * notification) persists it into the workspace config without losing comments. A typed
- * `provider/model` or model name that matches nothing listed is used as typed.
+ * switches for the session (remembered for the workspace across reloads: rememberedModel.ts); the
+ * save button on an item (or "Save to User Config" / "Save to Workspace Config" in the follow-up
+ * notification) persists it without losing comments, copying a provider the target file does not
+ * define (saveModelChoice.ts). A typed `provider/model` or model name that matches nothing listed
+ * is used as typed.
  */
 import * as vscode from 'vscode';
-import { workspaceConfigPath } from '../../core/config/locations';
+import type { LoadedConfig } from '../../core/config/load';
+import { saveModelChoice, type ConfigTarget } from '../../core/config/saveModelChoice';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/host';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
@@ -24,13 +27,16 @@ interface ModelItem extends vscode.QuickPickItem {
   id?: string;
 }
 
-const SAVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('save'), tooltip: 'Switch and save to the workspace config' };
+const SAVE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('save'), tooltip: 'Switch and save to a config file' };
+export const SAVE_CHOICES: Record<ConfigTarget, string> = { user: 'Save to User Config', workspace: 'Save to Workspace Config' };
 const REFRESH_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh the model lists' };
 
 export interface ModelSwitcherDeps {
   runtime: LlmRuntime;
   /** The workspace root, where `.hearth/config.toml` is written; undefined without a folder. */
   workspaceRoot: () => string | undefined;
+  /** The loaded configuration: its files and each value's source decide what a save must copy. */
+  config: () => LoadedConfig;
   log: Logger;
 }
 
@@ -111,7 +117,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
       picker.onDidTriggerItemButton(async ({ item }) => {
         if (!item.id) return;
         picker.hide();
-        if (await this.choose(item.id)) await this.persist();
+        if (await this.choose(item.id)) await this.askTarget();
       });
       picker.onDidAccept(async () => {
         // Text that matches no listed model is used as typed (`provider/model` or a model name), so
@@ -149,21 +155,38 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
   }
 
   private async offerPersist(): Promise<void> {
-    const save = 'Save to Workspace';
-    const answer = await vscode.window.showInformationMessage(`Hearth: using ${this.deps.runtime.selection.currentId()} for this session.`, save);
-    if (answer === save) await this.persist();
+    const answer = await vscode.window.showInformationMessage(`Hearth: using ${this.deps.runtime.selection.currentId()} in this workspace (kept across reloads).`, ...this.targets().map((t) => SAVE_CHOICES[t]));
+    const target = this.targets().find((t) => SAVE_CHOICES[t] === answer);
+    if (target) await this.persist(target);
   }
 
-  async persist(): Promise<void> {
-    const root = this.deps.workspaceRoot();
-    if (!root) {
+  /** User config always; the workspace's only with a folder open. */
+  private targets(): ConfigTarget[] {
+    return this.deps.workspaceRoot() ? ['user', 'workspace'] : ['user'];
+  }
+
+  private async askTarget(): Promise<void> {
+    const picked = await vscode.window.showQuickPick(
+      this.targets().map((target) => ({ label: SAVE_CHOICES[target], target, detail: target === 'user' ? this.deps.config().files.global : '.hearth/config.toml: shared with everyone who opens this folder' })),
+      { title: `Hearth: save ${this.deps.runtime.selection.currentId()}`, placeHolder: 'Where to save the model choice' },
+    );
+    if (picked) await this.persist(picked.target);
+  }
+
+  async persist(target: ConfigTarget): Promise<void> {
+    const loaded = this.deps.config();
+    if (target === 'workspace' && !this.deps.workspaceRoot()) {
       void vscode.window.showWarningMessage('Hearth: open a folder to save the model choice in its .hearth/config.toml.');
       return;
     }
+    const current = this.deps.runtime.selection.current();
     try {
-      const result = await this.deps.runtime.selection.persist(workspaceConfigPath(root));
+      const choice = { provider: current.name, ...(current.model ? { model: current.model } : {}), implicit: current.implicit };
+      const result = await saveModelChoice(choice, { target, files: loaded.files, sources: loaded.sources });
       this.deps.log.info(`saved ${result.keys.join(', ')} to ${result.file}`);
-      void vscode.window.showInformationMessage(`Hearth: saved ${this.deps.runtime.selection.currentId()} to .hearth/config.toml.`);
+      for (const note of result.notes) this.deps.log.info(note);
+      const where = target === 'user' ? 'your user config' : '.hearth/config.toml';
+      void vscode.window.showInformationMessage(`Hearth: saved ${formatModelId(current.name, current.model)} to ${where}.${result.notes.length ? ` ${result.notes.join(' ')}` : ''}`);
     } catch (error) {
       void vscode.window.showErrorMessage(`Hearth: could not save the model choice: ${describeError(error)}`);
     }
