@@ -5,6 +5,7 @@ import { COMMON_HELP, createCliContext, parseCommandLine, UsageError, type CliCo
 import { createCliIndex } from '../indexContext';
 import type { CliIo } from '../cliIo';
 import { indexWithProgress } from './indexKiln';
+import { answersOnWords } from '../../core/index/search/wordsOnlySearch';
 
 const HELP = `Usage: hearth search "query" [--mode hybrid|semantic|text|property] [--limit N] [--chunks] [--json] [--workspace DIR]
 
@@ -83,10 +84,16 @@ async function searchWith(cli: CliContext, index: KilnIndex, io: CliIo, query: s
       // The query is embedded while the index is brought up to date; a failure is reported by search.
       queryVector = index.embedQuery(query, queryEmbedding.signal);
       queryVector.catch(() => undefined);
-      const report = await indexWithProgress(cli, index);
-      if (report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
+      // A model that cannot be fetched (offline) or a runner that is down: search answers on words, saying so below.
+      const report = await indexWithProgress(cli, index).catch((error: unknown) => {
+        if (!answersOnWords(error) || options.chunks) throw error;
+        return undefined;
+      });
+      if (report && report.embedded > 0) cli.host.log.child('index').info(`embedded ${report.embedded} chunks of ${report.embeddedNotes} notes`);
     }
     const results = await index.search(query, { mode, limit, chunks: options.chunks, ...(queryVector ? { queryVector } : {}) });
+    // On stderr: --json prints exactly the documented array.
+    if (index.wordsOnly) cli.host.writeLine(`search: words only (the embedding model is not available): ${index.wordsOnly}`);
     if (options.json) {
       io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       return 0;

@@ -26,6 +26,8 @@ export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSe
   search.text = async (query, limit, _signal, options = {}) =>
     (await searching())?.inOwnStore('text', (store) => searchInStore(store, 'text', query, { limit, chunks: options.chunks, snippetChars: options.snippetChars, folder: options.folder }));
   search.indexing = () => index()?.indexing;
+  search.notes = () => index();
+  search.wordsOnly = () => index()?.wordsOnly;
   search.properties = async (wanted, limit) =>
     (await searching())?.inOwnStore('property', async (store) => store.propertySearch?.(wanted, limit));
   return search;

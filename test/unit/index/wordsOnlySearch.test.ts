@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { silentLogger } from '../../../src/core/host';
 import { StaticEmbedder } from '../../../src/core/index/embedders/static/staticEmbedder';
+import { indexSemanticSearch } from '../../../src/core/index/semanticSearchFn';
+import { createKilnTools } from '../../../src/core/kiln/tools/kilnTools';
+import { textOf } from '../gateway/helpers';
 import { makeKiln, removeKiln, tinyIndex } from './kilnIndexHelpers';
 
 const NOTES = {
@@ -46,6 +50,20 @@ test('offline before the model was fetched: the run fails saying why and what to
     assert.deepEqual(await index.search('zucchini'), []);
     // Text search never needed the model.
     assert.equal((await index.search('Pinch out', { mode: 'text' }))[0]?.path, 'herbs/Basil.md');
+  } finally {
+    await index.dispose();
+    removeKiln(root);
+  }
+});
+
+test('semantic_search for an agent offline finds the notes by their words and is told they were matched on words only', async () => {
+  const root = makeKiln(NOTES);
+  const index = offlineIndex(root);
+  try {
+    const tool = createKilnTools({ kilnRoot: root, host: { log: silentLogger, confirm: async () => true }, confirmDestructive: false, semanticSearch: indexSemanticSearch(() => index) }).find((t) => t.name === 'semantic_search')!;
+    const answer = JSON.parse(textOf(await tool.call({ query: 'basil tomatoes' }))) as { count: number; results: { path: string }[]; wordsOnly?: { note: string } };
+    assert.deepEqual(answer.results.map((r) => r.path), ['herbs/Companion Planting.md', 'herbs/Basil.md']);
+    assert.match(answer.wordsOnly?.note ?? '', /matched on the query's words only .*Could not fetch the embedding model/);
   } finally {
     await index.dispose();
     removeKiln(root);

@@ -12,6 +12,7 @@ import type { SearchResult } from '../../index/search/searchResult';
 import type { PropertyNote } from '../../index/store/vectorStore';
 import type { ScanRules } from '../kilnScanner';
 import type { KilnLinks } from '../links/kilnLinks';
+import type { NoteVectorSource } from '../links/noteCentroids';
 import type { TeamLinks } from '../links/teamLinks';
 import { KilnToolError } from './kilnToolErrors';
 
@@ -28,6 +29,10 @@ export interface SemanticSearchFn {
   properties?(wanted: readonly (readonly [string, string])[], limit: number, signal?: AbortSignal): Promise<PropertyNote[] | undefined>;
   /** While the index is being built: notes embedded of those the run must embed (results then cover part of the kiln). */
   indexing?(): { done: number; total: number } | undefined;
+  /** The index's notes and their vectors, for related notes by note (their centroids). */
+  notes?(): NoteVectorSource | undefined;
+  /** Why results are matched on words alone (the embedding model is not available), while they are. */
+  wordsOnly?(): string | undefined;
 }
 
 /** What every kiln tool needs; built once per kiln by the host. */

@@ -66,7 +66,10 @@ export function searchTools(ctx: BoundKilnContext): KilnTool[] {
       const partial = indexing && {
         indexing: { ...indexing, note: `The index is being built (${indexing.done} of ${indexing.total} notes embedded): results may be incomplete; text_search reads every note.` },
       };
-      return jsonResult({ query: args.query, count: hits.length, results, ...partial });
+      // Matched on words alone (the embedding model is not available): the agent may rephrase with the notes' own words.
+      const why = ctx.semanticSearch.wordsOnly?.();
+      const wordsOnly = why && { wordsOnly: { note: `The embedding model is not available, so these notes were matched on the query's words only (not its meaning): ${why}` } };
+      return jsonResult({ query: args.query, count: hits.length, results, ...partial, ...wordsOnly });
     },
   });
 
