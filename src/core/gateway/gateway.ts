@@ -4,7 +4,7 @@ import type { McpServerConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter } from '../lifecycle/emitter';
 import { GatewayError } from './gatewayErrors';
-import { Upstream, type UpstreamOptions, type UpstreamState, type UpstreamTool } from './upstream';
+import { Upstream, type CatalogChange, type UpstreamOptions, type UpstreamState, type UpstreamTool } from './upstream';
 
 /** What every upstream is started with (the environment is the process's in production). */
 export type GatewayOptions = UpstreamOptions;
@@ -53,11 +53,13 @@ export class Gateway {
   /** Set when dispose starts: a reload queued behind it (the editor closing) must not start servers again. */
   private disposed = false;
 
-  private readonly _onDidChangeCatalog = new Emitter<'resources' | 'prompts'>();
-  /** Fires when an upstream's resources or prompts changed, or an upstream came or went (list_changed). */
+  private readonly _onDidChangeCatalog = new Emitter<CatalogChange>();
+  /** Fires when an upstream's resources or prompts changed, or an upstream came or went (list_changed), or a subscribed resource changed. */
   readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
   /** The gateway's client sessions, as upstreams reach them (elicitation, sampling, log messages). */
   readonly clients = new ClientRelay();
+  /** How many gateway sessions subscribe to each upstream resource: the upstream is unsubscribed when the last one leaves. */
+  readonly resourceSubscribers = new Map<string, number>();
   private logLevel: LoggingLevel | undefined;
 
   private readonly options: GatewayOptions;

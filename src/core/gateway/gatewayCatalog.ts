@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -12,7 +13,8 @@ import {
 import type { KilnTool } from '../kiln/tools/kilnTool';
 import type { Disposable } from '../lifecycle/disposable';
 import type { Gateway } from './gateway';
-import { getUpstreamPrompt, listUpstreamPrompts, listUpstreamResources, listUpstreamTemplates, readUpstreamResource, RESOURCE_NOT_FOUND } from './upstreamCatalog';
+import { serveSubscriptions } from './resourceSubscriptions';
+import { completeUpstream, getUpstreamPrompt, listUpstreamPrompts, listUpstreamResources, listUpstreamTemplates, readUpstreamResource, RESOURCE_NOT_FOUND } from './upstreamCatalog';
 
 /** The kiln's notes are resources under this prefix: `hearth://kiln/<path, each segment encoded>`. */
 export const KILN_RESOURCE_PREFIX = 'hearth://kiln/';
@@ -51,9 +53,9 @@ async function readKilnResource(tools: readonly KilnTool[], uri: string, signal?
 }
 
 /**
- * Serves resources (the kiln's notes, then every upstream's), resource templates and prompts on
- * one gateway session, and announces list_changed when an upstream's change or an upstream coming
- * or going changes them.
+ * Serves resources (the kiln's notes, then every upstream's), resource templates, subscriptions,
+ * prompts and completions on one gateway session, and announces list_changed when an upstream's
+ * change or an upstream coming or going changes them.
  */
 export function serveCatalog(server: Server, gateway: Gateway, kilnTools: () => readonly KilnTool[]): Disposable {
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
@@ -66,9 +68,12 @@ export function serveCatalog(server: Server, gateway: Gateway, kilnTools: () => 
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await listUpstreamPrompts(gateway) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => getUpstreamPrompt(gateway, request.params.name, request.params.arguments, extra.signal));
-  return gateway.onDidChangeCatalog((what) => {
-    if (!server.transport || !server.getClientCapabilities()) return;
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => completeUpstream(gateway, request.params, extra.signal));
+  const subscriptions = serveSubscriptions(server, gateway, (uri) => uri.startsWith(KILN_RESOURCE_PREFIX));
+  const listChanged = gateway.onDidChangeCatalog((what) => {
+    if (typeof what === 'object' || !server.transport || !server.getClientCapabilities()) return;
     const sent = what === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
     void sent?.catch(() => {});
   });
+  return { dispose: () => (listChanged.dispose(), subscriptions.dispose()) };
 }

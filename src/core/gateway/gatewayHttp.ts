@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors';
 import { createGatewayServer, type GatewayServerOptions } from './gatewayServer';
+import { SessionEventStore, SSE_RETRY_MS } from './sessionEventStore';
 import { isProtectedResourcePath, serveProtectedResource, unauthorized } from './protectedResource';
 import type { Disposable } from '../lifecycle/disposable';
 
@@ -124,6 +125,9 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     const session = createGatewayServer(options);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Resumable streams: a priming event with an id and `retry`, and replay after Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, dispose: session.dispose, lastUsed: now() });
       },

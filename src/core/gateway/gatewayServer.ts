@@ -78,7 +78,7 @@ export function createGatewayServer(options: GatewayServerOptions): Disposable &
   const server = new Server(
     { name: 'hearth', title: 'Hearth gateway', version: options.version ?? '0.1.0' },
     {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
       instructions: 'Hearth: tools for the notes in the kiln (read_note, text_search, semantic_search, …) and the configured upstream tool servers (prefixed names).',
     },
   );
@@ -101,7 +101,7 @@ export function createGatewayServer(options: GatewayServerOptions): Disposable &
       // Each call of an MCP client is a turn of its own for the change journal (undone as one).
       return await callServedTool(options, name, args, extra.signal, { turn: `mcp-${randomUUID()}`, client: server.getClientVersion()?.name }, progress?.onprogress);
     } finally {
-      progress?.end();
+      await progress?.end();
       if (upstream) busy.set(upstream, (busy.get(upstream) ?? 1) - 1);
     }
   });

@@ -1,46 +1,68 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 
-/** At most this many progress notifications a second per call reach the client. */
+/** Past the burst, at most one progress notification per this interval and call reaches the client. */
 export const PROGRESS_MIN_INTERVAL_MS = 100;
+/** Notifications that may pass back to back before the interval applies (a tool's few quick steps all arrive). */
+export const PROGRESS_BURST = 5;
 
 /**
- * Passes an upstream call's progress on to the gateway's client, throttled: an upstream flooding
- * progress notifications costs the client at most one every `minIntervalMs` (the latest wins),
- * and a slow client never builds a backlog (a notification is dropped while the previous is still
- * being sent). `end` stops it when the call settles: no progress may follow the result.
+ * Passes an upstream call's progress on to the gateway's client, throttled as a token bucket: a
+ * few quick steps (0, 50, 100 within 100 ms) all arrive, while an upstream flooding progress
+ * notifications costs the client at most one every `minIntervalMs` once the burst is spent (the
+ * latest wins), and a slow client never builds a backlog (a notification waits while the previous
+ * is still being sent). `end` stops it when the call settles: the latest update still waiting is
+ * sent, and the promise it returns settles once the last send has been handed to the transport, so
+ * the result never overtakes it on the client's stream (no progress may follow the result).
  */
-export function progressRelay(send: (progress: Progress) => Promise<void>, minIntervalMs = PROGRESS_MIN_INTERVAL_MS): { onprogress(progress: Progress): void; end(): void } {
-  let last = -Infinity;
-  let sending = false;
+export function progressRelay(
+  send: (progress: Progress) => Promise<void>,
+  minIntervalMs = PROGRESS_MIN_INTERVAL_MS,
+  burst = PROGRESS_BURST,
+): { onprogress(progress: Progress): void; end(): Promise<void> } {
+  let tokens = burst;
+  let refilledAt = Date.now();
+  let sending: Promise<void> | undefined;
   let ended = false;
   let pending: Progress | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const refill = () => {
+    const now = Date.now();
+    tokens = Math.min(burst, tokens + (now - refilledAt) / minIntervalMs);
+    refilledAt = now;
+  };
+  const schedule = () => {
+    timer ??= setTimeout(flush, Math.max(Math.ceil((1 - tokens) * minIntervalMs), 1));
+  };
   const flush = () => {
     timer = undefined;
     if (ended || !pending) return;
-    if (sending) {
-      timer = setTimeout(flush, minIntervalMs);
-      return;
-    }
+    refill();
+    // While a send is in flight its end schedules the next; otherwise wait for a token.
+    if (sending) return;
+    if (tokens < 1) return schedule();
     const next = pending;
     pending = undefined;
-    last = Date.now();
-    sending = true;
-    send(next)
+    tokens -= 1;
+    sending = send(next)
       .catch(() => {})
-      .finally(() => (sending = false));
+      .finally(() => {
+        sending = undefined;
+        if (pending && !ended) schedule();
+      });
   };
   return {
     onprogress(progress) {
       if (ended) return;
       pending = progress;
-      const wait = last + minIntervalMs - Date.now();
-      if (wait <= 0 && !sending) flush();
-      else timer ??= setTimeout(flush, Math.max(wait, 0));
+      if (!timer) flush();
     },
-    end() {
+    async end() {
       ended = true;
       clearTimeout(timer);
+      await sending;
+      const last = pending;
+      pending = undefined;
+      if (last) await send(last).catch(() => {});
     },
   };
 }

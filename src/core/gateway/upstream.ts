@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { createUpstreamClient } from './upstreamClient';
-import type { UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
+import { createUpstreamClient, responsesAfterNotifications } from './upstreamClient';
+import type { CatalogChange, UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
@@ -13,7 +13,7 @@ import { GatewayError } from './gatewayErrors';
 import { exposedToolName, toolFilter } from './toolNames';
 import { configuredTransport, type UpstreamConnection } from './upstreamTransport';
 
-export type { UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
+export type { CatalogChange, UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
 
 /**
  * timeout_secs is the reference's tool-call timeout; a start (npx fetching a package, a cold
@@ -43,8 +43,8 @@ export class Upstream {
   private readonly _onDidChange = new Emitter<Upstream>();
   private readonly log: Logger;
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidChangeCatalog = new Emitter<'resources' | 'prompts'>();
-  /** The upstream said its resources or prompts changed (resources/prompts list_changed). */
+  private readonly _onDidChangeCatalog = new Emitter<CatalogChange>();
+  /** The upstream said its resources or prompts changed (list_changed), or a subscribed resource did. */
   readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
   /** The log level a gateway client asked for; applied to every connection from now on. */
   private logLevel: LoggingLevel | undefined;
@@ -186,6 +186,7 @@ export class Upstream {
         toolsChanged: () => void this.refreshTools(gen),
         resourcesChanged: () => gen === this.generation && this._onDidChangeCatalog.fire('resources'),
         promptsChanged: () => gen === this.generation && this._onDidChangeCatalog.fire('prompts'),
+        resourceUpdated: (uri) => gen === this.generation && this._onDidChangeCatalog.fire({ updated: uri }),
       });
       client.onerror = (error) => {
         log.debug(`transport error: ${describeError(error)}`);
@@ -198,6 +199,7 @@ export class Upstream {
         return;
       }
       this.client = client;
+      responsesAfterNotifications(transport);
       // Set only now: during the handshake a closed connection is a failed attempt (with its stderr), not a drop.
       client.onclose = () => this.dropped(gen, this.brokenReason() ?? 'connection closed');
       this._tools = await this.listTools(client);

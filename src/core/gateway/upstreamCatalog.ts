@@ -3,6 +3,8 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   ErrorCode,
   McpError,
+  type CompleteRequest,
+  type CompleteResult,
   type GetPromptResult,
   type Prompt,
   type ReadResourceResult,
@@ -19,7 +21,7 @@ const MAX_PAGES = 20;
 /** MCP's "resource not found" (the SDK names no constant for it). */
 export const RESOURCE_NOT_FOUND = -32002;
 
-interface Live {
+export interface Live {
   upstream: Upstream;
   client: Client;
   keep: (name: string) => boolean;
@@ -80,16 +82,18 @@ export function listUpstreamTemplates(gateway: Gateway): Promise<ResourceTemplat
  * `max_message_mb` is refused (remote and stdio transports already drop such a message).
  */
 export async function readUpstreamResource(gateway: Gateway, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-  for (const entry of live(gateway, 'resources')) {
-    if (!(await offers(entry, uri))) continue;
-    const { upstream, client } = entry;
-    const result = await client.readResource({ uri }, { ...timeout(upstream), signal });
-    const size = result.contents.reduce((sum, part) => sum + ('text' in part ? part.text.length : 0) + ('blob' in part ? part.blob.length : 0), 0);
-    const limit = upstream.config.max_message_mb * 1024 * 1024;
-    if (size > limit) throw new McpError(ErrorCode.InternalError, `Resource "${uri}" of upstream "${upstream.name}" is larger than max_message_mb (${upstream.config.max_message_mb} MB)`);
-    return result;
-  }
-  throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no tool server of the Hearth gateway offers "${uri}"`, { uri });
+  const entry = await upstreamOfResource(gateway, uri);
+  if (!entry) throw resourceNotFound(uri);
+  const { upstream, client } = entry;
+  const result = await client.readResource({ uri }, { ...timeout(upstream), signal });
+  const size = result.contents.reduce((sum, part) => sum + ('text' in part ? part.text.length : 0) + ('blob' in part ? part.blob.length : 0), 0);
+  const limit = upstream.config.max_message_mb * 1024 * 1024;
+  if (size > limit) throw new McpError(ErrorCode.InternalError, `Resource "${uri}" of upstream "${upstream.name}" is larger than max_message_mb (${upstream.config.max_message_mb} MB)`);
+  return result;
+}
+
+export function resourceNotFound(uri: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: no tool server of the Hearth gateway offers "${uri}"`, { uri });
 }
 
 async function offers({ upstream, client, keep }: Live, uri: string): Promise<boolean> {
@@ -107,11 +111,49 @@ export function listUpstreamPrompts(gateway: Gateway): Promise<Prompt[]> {
   });
 }
 
-export async function getUpstreamPrompt(gateway: Gateway, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
-  for (const { upstream, client, keep } of live(gateway, 'prompts')) {
+/** The upstream serving the prompt exposed as `name`, and the prompt's own name there. */
+async function findPrompt(gateway: Gateway, name: string): Promise<{ entry: Live; original: string } | undefined> {
+  for (const entry of live(gateway, 'prompts')) {
+    const { upstream, client, keep } = entry;
     const prompts = await allPages<Prompt>((cursor) => client.listPrompts(cursor ? { cursor } : undefined, timeout(upstream)), 'prompts').catch(() => []);
     const match = prompts.find((prompt) => keep(prompt.name) && exposedToolName(upstream.config.prefix, prompt.name) === name);
-    if (match) return client.getPrompt({ name: match.name, arguments: args }, { ...timeout(upstream), signal });
+    if (match) return { entry, original: match.name };
   }
-  throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: no prompt named "${name}" is served by the Hearth gateway`);
+  return undefined;
+}
+
+export async function getUpstreamPrompt(gateway: Gateway, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+  const found = await findPrompt(gateway, name);
+  if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: no prompt named "${name}" is served by the Hearth gateway`);
+  const { entry, original } = found;
+  return entry.client.getPrompt({ name: original, arguments: args }, { ...timeout(entry.upstream), signal });
+}
+
+/** The ready upstream that lists `uri` or a template matching it (the one a read or subscription goes to). */
+export async function upstreamOfResource(gateway: Gateway, uri: string): Promise<Live | undefined> {
+  for (const entry of live(gateway, 'resources')) if (await offers(entry, uri)) return entry;
+  return undefined;
+}
+
+const NO_COMPLETIONS: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
+
+/**
+ * completion/complete, forwarded to the upstream that serves the prompt (under its own name) or
+ * the resource template; an upstream without the `completions` capability, or a reference nobody
+ * serves, completes to nothing (a client asks as the user types: an error would only be noise).
+ */
+export async function completeUpstream(gateway: Gateway, params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
+  const { ref } = params;
+  if (ref.type === 'ref/prompt') {
+    const found = await findPrompt(gateway, ref.name);
+    if (!found?.entry.client.getServerCapabilities()?.completions) return NO_COMPLETIONS;
+    return found.entry.client.complete({ ...params, ref: { ...ref, name: found.original } }, { ...timeout(found.entry.upstream), signal });
+  }
+  for (const entry of live(gateway, 'resources')) {
+    const { upstream, client, keep } = entry;
+    if (!client.getServerCapabilities()?.completions) continue;
+    const templates = await allPages<ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : undefined, timeout(upstream)), 'resourceTemplates').catch(() => []);
+    if (templates.some((template) => keep(template.name) && template.uriTemplate === ref.uri)) return client.complete(params, { ...timeout(upstream), signal });
+  }
+  return NO_COMPLETIONS;
 }

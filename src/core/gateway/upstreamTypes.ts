@@ -44,3 +44,9 @@ export interface UpstreamOptions {
   /** Where OAuth tokens of http/sse upstreams are kept (editor: secret storage; CLI: a 0600 file). */
   oauthStore?: OAuthStore;
 }
+
+/**
+ * What an upstream said changed in its catalog: its resource or prompt list (list_changed), or one
+ * resource a client subscribed to (`notifications/resources/updated`).
+ */
+export type CatalogChange = 'resources' | 'prompts' | { updated: string };
