@@ -36,6 +36,7 @@ import { indexSemanticSearch } from '../core/index/semanticSearchFn';
 import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
+import { openWalkthroughOnFirstStart, WALKTHROUGH_ID } from './walkthrough/firstStart';
 import { registerHearthParticipant } from './participant/hearthParticipant';
 import { registerKilnLanguageModelTools } from './tools/kilnLanguageModelTools';
 import { describeEditorContributions, editorContributions, hasChatParticipantApi } from './api/editorContributions';
@@ -133,9 +134,10 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       own(
         snapshots,
         reviewer,
-        vscode.commands.registerCommand(UNDO_LAST_AGENT_CHANGE_COMMAND, () =>
-          undoLastAgentChange({ journal, snapshots, confirmDestructive: () => configService.current.config.cli.confirm_destructive, log }),
-        ),
+        vscode.commands.registerCommand(UNDO_LAST_AGENT_CHANGE_COMMAND, () => {
+          const confirmDestructive = () => configService.current.config.cli.confirm_destructive;
+          return undoLastAgentChange({ journal, snapshots, confirmDestructive, changed: () => reviewer?.notifyChanged(), log });
+        }),
       );
     });
     let gateway: GatewayController | undefined;
@@ -292,6 +294,13 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     });
 
     await configService.start();
+    // A newcomer's first start opens Getting Started (once per install; not awaited: activation goes on).
+    void openWalkthroughOnFirstStart({
+      state: context.globalState,
+      openOnInstall: vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true),
+      open: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false),
+      log,
+    });
     // What of VS Code's chat this editor takes (each feature registers only where its API exists).
     log.info(describeEditorContributions(vscode.version, editorContributions()));
     const activateMs = performance.now() - activationStarted;

@@ -133,8 +133,13 @@ test('the chat shows the pending change as a card: Accept there applies it, then
   await card.waitFor({ timeout: 60_000 });
   await card.locator('.diff-line.added', { hasText: 'Plant them in July.' }).waitFor();
   await screenshot(page, 'edits-chat-card');
+  // The notification announcing it is up while it waits…
+  const notice = page.locator('.notifications-toasts .notification-toast', { hasText: 'kiln wants to change tomatoes.md' });
+  await notice.first().waitFor({ timeout: 30_000 });
   await card.locator('button.accept').click();
   await chat().locator('.markdown', { hasText: 'Tomatoes are now a July job.' }).waitFor({ timeout: 30_000 });
+  // …and goes once the change is decided in the chat (#29: it stayed, its buttons doing nothing).
+  await until('the review notification to close', async () => ((await notice.count()) === 0 ? true : undefined), 15_000);
   assert.equal(readFileSync(join(ws, 'tomatoes.md'), 'utf8'), '# Tomatoes\n\nPlant them in July.\n');
   const undo = chat().locator('.review-undo', { hasText: 'kiln changed tomatoes.md' }).locator('button.undo');
   await undo.waitFor({ timeout: 30_000 });
@@ -156,12 +161,17 @@ test('a deleted note comes back with Undo Last Agent Change, even after a reload
   // The old workbench's status bar is still there for a moment: wait for it to go first.
   await until('the reload to start', async () => ((await statusItem(page, 'hearth.status').count()) === 0 ? true : undefined), 30_000).catch(() => undefined);
   await hearthReady();
+  // The chat offers the undo as a chip; an undo from the palette removes it (#29: it stayed).
+  await runCommand(page, 'Hearth: Focus Chat');
+  const chip = chat().locator('.review-undo', { hasText: 'kiln changed basil.md' });
+  await chip.waitFor({ timeout: 60_000 });
   await runCommand(page, 'Hearth: Undo Last Agent Change');
   const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
   await confirm.waitFor({ timeout: 30_000 });
   await confirm.click();
   await until('basil.md restored', async () => (existsSync(join(ws, 'basil.md')) ? true : undefined), 30_000);
   assert.equal(readFileSync(join(ws, 'basil.md'), 'utf8'), BASIL);
+  await until('the Undo chip to go', async () => ((await chip.count()) === 0 ? true : undefined), 15_000);
   // The notification says whose change was undone, under Hearth's name.
   await page.locator('.notifications-toasts', { hasText: "Hearth: undid kiln's last change: basil.md" }).first().waitFor({ timeout: 20_000 });
 });

@@ -30,9 +30,7 @@ export function chatReviews(reviewer: EditorReviewer, journal: () => ChangeJourn
     onDidChange: (listener) => reviewer.onDidChangePending(listener),
     decide: (id, accepted) => reviewer.decide(id, { accepted }),
     open: (id) => void reviewer.reveal(id),
-    undoLast: async () => {
-      await vscode.commands.executeCommand(UNDO_LAST_AGENT_CHANGE_COMMAND);
-      reviewer.notifyChanged();
-    },
+    // The command tells the reviewer itself once it undid (so does an undo from the palette).
+    undoLast: async () => void (await vscode.commands.executeCommand(UNDO_LAST_AGENT_CHANGE_COMMAND)),
   };
 }

@@ -2,7 +2,7 @@
  * `[chat].review_edits` in the editor: an agent's change to a note opens VS Code's diff editor
  * (what is there ↔ what the agent proposes) with Accept and Reject on its title bar; several pending
  * changes of one turn open together in the multi-file changes view. A notification names the agent
- * and offers Accept All / Reject All for the turn. The tool call waits for the decision; the agent
+ * until the turn's changes are decided (reviewNotice.ts; its Cancel rejects them). The tool call waits for the decision; the agent
  * is told the outcome (a rejection with the user's optional reason).
  */
 import { randomUUID } from 'node:crypto';
@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { ChangeProposal, ChangeReviewer, ReviewOutcome } from '../../core/changes/changeReview';
 import type { Logger } from '../../core/host';
 import { CHANGE_SCHEME, type ChangeSnapshots } from './changeSnapshots';
+import { showReviewNotice, whenNoneWaiting } from './reviewNotice';
 export const ACCEPT_CHANGE_COMMAND = 'hearth.acceptChange';
 export const REJECT_CHANGE_COMMAND = 'hearth.rejectChange';
 export const ACCEPT_ALL_CHANGES_COMMAND = 'hearth.acceptAllChanges';
@@ -30,6 +31,8 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
   readonly onDidChangePending = this._onDidChangePending.event;
   /** Per turn: the changes that arrive together (one step's writes) are shown together, once. */
   private readonly showTimers = new Map<string, NodeJS.Timeout>();
+  /** Turns whose review notice is open. */
+  private readonly noticed = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -127,13 +130,17 @@ export class EditorReviewer implements ChangeReviewer, vscode.Disposable {
     } else {
       await vscode.commands.executeCommand('vscode.diff', entry.before, entry.after, `${proposal.path} — ${verb} by ${this.who(proposal)} (review)`, { preview: false });
     }
-    const pick = await vscode.window.showInformationMessage(
-      `${this.who(proposal)} wants to ${verb} ${turn.length > 1 ? `${turn.length} notes` : proposal.path}.`,
-      'Accept All',
-      'Reject All',
-    );
-    if (pick === 'Accept All') this.decideTurn(proposal.actor.turn, { accepted: true });
-    else if (pick === 'Reject All') this.decideTurn(proposal.actor.turn, { accepted: false });
+    // Not awaited: the notice lives until the turn's changes are decided, wherever that happens;
+    // one per turn (Open Diff from the chat shows the diff again, not a second notice).
+    const turnId = proposal.actor.turn;
+    if (this.noticed.has(turnId)) return;
+    this.noticed.add(turnId);
+    const waiting = () => [...this.pending.values()].some((other) => other.proposal.actor.turn === turnId);
+    void showReviewNotice((options, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, ...options }, task), {
+      title: `${this.who(proposal)} wants to ${verb} ${turn.length > 1 ? `${turn.length} notes` : proposal.path}`,
+      decided: whenNoneWaiting(waiting, (listener) => this._onDidChangePending.event(listener)),
+      rejectRemaining: () => this.decideTurn(turnId, { accepted: false, reason: 'the user cancelled the review' }),
+    }).then(() => this.noticed.delete(turnId));
   }
 
   private fileUri(path: string): vscode.Uri | undefined {

@@ -20,6 +20,8 @@ export interface UndoDeps {
   journal(): { journal: ChangeJournal; files: KilnFileAccess } | undefined;
   snapshots: ChangeSnapshots;
   confirmDestructive(): boolean;
+  /** After an undo (from the palette too): whatever shows the newest undoable turn (the chat's Undo chip) reads it again. */
+  changed?(): void;
   log: Logger;
 }
 
@@ -53,7 +55,7 @@ export async function undoLastAgentChange(deps: UndoDeps): Promise<void> {
       const answer = await vscode.window.showWarningMessage(`Undo ${who}'s last change (${paths})?`, { modal: true }, 'Undo');
       if (answer !== 'Undo') return;
     }
-    const restored = await applyUndo(journal, files, plan, { force, client: 'editor' });
+    const restored = await applyUndo(journal, files, plan, { force, client: 'editor' }).finally(() => deps.changed?.());
     void vscode.window.showInformationMessage(`Hearth: undid ${who}'s last change: ${restored.join(', ')}`);
   } catch (error) {
     // Nothing to undo is an answer, not a failure: no warning in the log for it.
