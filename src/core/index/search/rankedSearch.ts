@@ -7,7 +7,7 @@
 import { rankHybrid, rankSemantic, toResults, WordScores, type RankedNote } from './noteRanking';
 import type { SearchMode, SearchResult } from './searchResult';
 import type { ChunkRecord, SearchHit, VectorStore } from '../store/vectorStore';
-import type { NoteBm25 } from '../words/noteBm25';
+import type { QueryLexicon } from '../words/queryLexicon';
 import { noteChunks, type StoreBm25 } from '../words/storeBm25';
 import { LEXICAL_DEPTH, StoreLexicon } from './storeLexicon';
 
@@ -50,7 +50,7 @@ type LimitedRequest = SearchRequest & { limit: number };
 export async function lexicalOnlySearch(sides: RankedSearchSides, query: string, request: LimitedRequest): Promise<SearchResult[]> {
   const { store } = sides;
   const { limit } = request;
-  const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await sides.lexicalSide.of(store);
+  const lexicon = store.lexicalSearch ? await StoreLexicon.search(store, query, Math.max(limit * 2, LEXICAL_DEPTH)) : await sides.lexicalSide.forQuery(store, query);
   const notes = request.chunks ? limit * 2 : limit;
   const lexical = rankHybrid(lexicon, lexicon.query(query), [], notes, { lexicalWeight: 1, chunksOf: chunkSource(lexicon, store) });
   return toResults(lexical, query, { chunks: request.chunks, limit, snippetChars: request.snippetChars });
@@ -86,8 +86,8 @@ export async function rankedSearch(sides: RankedSearchSides, query: string, mode
 }
 
 /** The in-process lexical side of a hybrid search, with the word-side scores of its best notes computed. */
-async function wordSide(sides: RankedSearchSides, query: string, notes: number): Promise<{ lexicon: NoteBm25; words: WordScores }> {
-  const lexicon = await sides.lexicalSide.of(sides.store);
+async function wordSide(sides: RankedSearchSides, query: string, notes: number): Promise<{ lexicon: QueryLexicon; words: WordScores }> {
+  const lexicon = await sides.lexicalSide.forQuery(sides.store, query);
   const words = new WordScores(lexicon, lexicon.query(query));
   words.prepare(notes, chunkSource(lexicon, sides.store));
   return { lexicon, words };

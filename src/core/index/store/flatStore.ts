@@ -157,6 +157,13 @@ export class FlatStore implements VectorStore {
     return this.notes.hashes();
   }
 
+  /** The chunk log's committed bytes and CRC in this generation name every note and its hash. */
+  commitStamp(): string | undefined {
+    if (this.pendingMeta.length > 0 || !this.manifest) return undefined;
+    const { gen, meta } = this.manifest;
+    return `flat/${gen}/${meta.bytes}/${meta.crc}`;
+  }
+
   noteChunks(notePath: string): ChunkRecord[] {
     return this.notes.chunksOf(notePath);
   }
@@ -168,6 +175,11 @@ export class FlatStore implements VectorStore {
   /** Every live chunk with its float32 vector (a copy): `hearth index --copy-to` moves them by text hash. */
   *chunkVectors(): Iterable<[ChunkRecord, Float32Array]> {
     for (let i = 0; i < this.slots; i++) if (this.notes.table.alive[i]) yield [this.notes.chunkAt(i), this.vector(i).slice()];
+  }
+
+  /** One note's float32 vectors (copies), in the order of noteChunks: related notes average them. */
+  noteVectors(notePath: string): Float32Array[] {
+    return this.notes.slotsOf(notePath).map((slot) => this.vector(slot).slice());
   }
 
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {

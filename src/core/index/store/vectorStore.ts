@@ -117,6 +117,12 @@ export interface VectorStore {
   noteChunks?(notePath: string): ChunkRecord[];
   /** Number of live chunks. */
   readonly count: number;
+  /**
+   * Names the committed state this store holds (changes with every commit, compaction or clear),
+   * or undefined while writes are staged: a file written beside the store for one state (the
+   * lexical file) is trusted as it is when its stamp is the store's. Stores without it are compared note by note.
+   */
+  commitStamp?(): string | undefined;
   /** Makes staged writes durable, atomically. */
   commit(): Promise<void>;
   /** Drops everything, on disk too (the store stays open and empty, with its header). */

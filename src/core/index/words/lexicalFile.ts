@@ -6,14 +6,17 @@ import { crc32 } from 'node:zlib';
 import { HearthError } from '../../errors';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
 import { DEFAULT_FIELDS, FIELDS } from './noteFields';
+import { bodyLayout, pad4, type LexicalHeader } from './lexicalLayout';
 import { TermList } from './termList';
 
 /**
  * The lexical (BM25) index on disk, beside the vector store: `lexical.bin` in the store's folder.
  * Layout: a magic line, a length-prefixed JSON header (counts, the ranking parameters it was built
  * with, a CRC-32 of the rest), then the term list, the postings and field lengths as typed arrays,
- * and the notes it covers with the content hash each was indexed at (one JSON row per line, so a
- * large file is decoded a slice at a time between turns of the event loop). Written to a temp file, synced
+ * where each note's row starts, the notes in path order and each term's postings' CRC (version 3:
+ * DiskLexicon reads only a query's postings, by position), and the notes it covers with the content
+ * hash each was indexed at (one JSON row per line, so a large file is decoded a slice at a time
+ * between turns of the event loop). See lexicalLayout.ts. Written to a temp file, synced
  * and renamed, so a reader sees a whole old file or a whole new one. Each note's content hash is
  * what keeps it consistent with the vector store: the index uses the file only for notes whose hash
  * equals the store's, and takes the others from the store — so a kill -9 between the store's commit
@@ -21,15 +24,18 @@ import { TermList } from './termList';
  */
 export const LEXICAL_FILE = 'lexical.bin';
 const MAGIC = 'hearth-lexical\n';
-const VERSION = 2;
+export const LEXICAL_VERSION = 3;
 /** Version 1 kept the notes as one JSON array (one parse of tens of ms at 50k notes): rebuilt quietly. */
 const OLDER_VERSIONS = [1];
+/** Version 2 lacks what a lazy reader needs (row starts, path order, term CRCs): read whole, then rewritten. */
+export const READ_WHOLE_VERSIONS = [2];
 /** Terms or notes decoded between two turns of the event loop (1–3 ms of work at 50k notes). */
 const DECODE_SLICE = 4_000;
 /** Postings checked between two turns (a million took 3–15 ms in one go). */
 const CHECK_SLICE = 100_000;
 /** The parameters the postings depend on: another tokenizer or field set means another index. */
-const SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 3 });
+export const LEXICAL_SHAPE = JSON.stringify({ fields: FIELDS, tokenizer: 3 });
+export const LEXICAL_MAGIC = MAGIC;
 
 export class LexicalFileError extends HearthError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -41,37 +47,33 @@ export interface LexicalFile {
   snapshot: NoteBm25Snapshot;
   /** notePath → content hash the note was indexed at. */
   hashes: Map<string, string>;
+  /** Read from a file of an earlier version: worth rewriting in this one. */
+  older?: boolean;
+  /** The store commit the file was written for (version 3 on), if known. */
+  stamp?: string | null;
 }
 
-interface Header {
-  format: 'hearth-lexical';
-  version: number;
-  shape: string;
-  params: string;
-  terms: number;
-  postings: number;
-  notes: number;
-  termBytes: number;
-  notesBytes: number;
-  crc: number;
-}
-
-const pad4 = (n: number) => (n + 3) & ~3;
-
-export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
+/** `stamp`: the store commit the snapshot reflects (VectorStore.commitStamp), when known. */
+export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, hashes: Map<string, string>, stamp?: string): Promise<void> {
   const termText = Buffer.from(snapshot.terms.text, 'utf8');
   // JSON never holds a raw newline, so the rows split on it whatever a path contains.
-  const notesText = Buffer.from(snapshot.notes.map((n) => JSON.stringify([n.path, n.chunks, hashes.get(n.path) ?? ''])).join('\n'), 'utf8');
-  const parts = [termText, Buffer.alloc(pad4(termText.length) - termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs)];
+  const rows = snapshot.notes.map((n) => JSON.stringify([n.path, n.chunks, hashes.get(n.path) ?? '']));
+  const notesText = Buffer.from(rows.join('\n'), 'utf8');
+  const rowStarts = new Uint32Array(rows.length + 1);
+  rows.forEach((row, i) => (rowStarts[i + 1] = rowStarts[i] + Buffer.byteLength(row, 'utf8') + 1));
+  const order = Uint32Array.from(snapshot.notes.keys()).sort((a, b) => comparePaths(snapshot.notes[a].path, snapshot.notes[b].path));
+  const termCrcs = postingCrcs(snapshot);
+  const pad = (bytes: number) => Buffer.alloc(pad4(bytes) - bytes);
   const tfBytes = snapshot.postTfs.byteLength;
-  parts.push(Buffer.alloc(pad4(tfBytes) - tfBytes), asBytes(snapshot.lengths), notesText);
+  const parts = [termText, pad(termText.length), asBytes(snapshot.offsets), asBytes(snapshot.postDocs), asBytes(snapshot.postTfs), pad(tfBytes)];
+  const lazyParts = [asBytes(snapshot.lengths), asBytes(rowStarts), asBytes(order), asBytes(termCrcs), notesText];
+  parts.push(...lazyParts);
   // The parts are checksummed and written as they are: a copy of the whole body (tens of MB at 100k chunks) doubled the writer's memory.
-  // Empty parts are skipped: Node's crc32 of a view over an empty ArrayBuffer returns 0, not the running value.
-  const crc = parts.reduce((sum, part) => (part.length > 0 ? crc32(part, sum) : sum), 0);
-  const header: Header = {
+  const crc = crcOf(parts);
+  const header: LexicalHeader = {
     format: 'hearth-lexical',
-    version: VERSION,
-    shape: SHAPE,
+    version: LEXICAL_VERSION,
+    shape: LEXICAL_SHAPE,
     params: JSON.stringify(DEFAULT_FIELDS),
     terms: snapshot.terms.length,
     postings: snapshot.postDocs.length,
@@ -79,6 +81,9 @@ export async function writeLexicalFile(dir: string, snapshot: NoteBm25Snapshot, 
     termBytes: termText.length,
     notesBytes: notesText.length,
     crc,
+    stamp: stamp ?? null,
+    chunkTotal: snapshot.notes.reduce((sum, n) => sum + n.chunks, 0),
+    lazyCrc: crcOf([termText, asBytes(snapshot.offsets), ...lazyParts]),
   };
   // Padded with spaces so the body starts 4-aligned: a reader then views the arrays in the file's bytes instead of copying them.
   const json = JSON.stringify(header);
@@ -109,11 +114,11 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
     if (data.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a Hearth lexical index');
     const headerLength = data.readUInt32LE(MAGIC.length);
     const start = MAGIC.length + 4;
-    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as Header;
+    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as LexicalHeader;
     if (header.format !== 'hearth-lexical') throw new Error('not a Hearth lexical index');
     if (OLDER_VERSIONS.includes(header.version)) return undefined;
-    if (header.version !== VERSION) throw new Error(`unknown version ${header.version}`);
-    if (header.shape !== SHAPE || header.params !== JSON.stringify(DEFAULT_FIELDS)) return undefined;
+    if (header.version !== LEXICAL_VERSION && !READ_WHOLE_VERSIONS.includes(header.version)) throw new Error(`unknown version ${header.version}`);
+    if (header.shape !== LEXICAL_SHAPE || header.params !== JSON.stringify(DEFAULT_FIELDS)) return undefined;
     const body = data.subarray(start + headerLength);
     if ((await slicedCrc32(body)) !== header.crc) throw new Error('checksum mismatch');
     let at = 0;
@@ -133,6 +138,9 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
     const postTfs = typed(take(header.postings * FIELDS.length * 2), Uint16Array);
     take(pad4(postTfs.byteLength) - postTfs.byteLength);
     const lengths = typed(take(header.notes * FIELDS.length * 4), Float32Array);
+    const layout = bodyLayout(header);
+    // Row starts, path order and term CRCs serve the lazy reader; the whole body's CRC covers them here.
+    take(layout.notes[0] - layout.rowStarts[0]);
     const terms = TermList.parse(termText, header.terms);
     const notes: NoteBm25Snapshot['notes'] = [];
     const hashes = new Map<string, string>();
@@ -152,7 +160,7 @@ export async function readLexicalFile(dir: string, bytes: Promise<Buffer | undef
       if (anyAtOrAbove(postDocs, from, Math.min(postDocs.length, from + CHECK_SLICE), header.notes)) throw new Error('a posting names a missing note');
     }
     await nextTurn();
-    return { snapshot: { terms, offsets, postDocs, postTfs, lengths, notes }, hashes };
+    return { snapshot: { terms, offsets, postDocs, postTfs, lengths, notes }, hashes, older: header.version !== LEXICAL_VERSION, stamp: header.stamp };
   } catch (error) {
     throw new LexicalFileError(`The lexical index in ${dir} is damaged (${(error as Error).message}); it is rebuilt from the vector store.`, { cause: error });
   }
@@ -227,7 +235,7 @@ function pushLines(text: string, from: number, lines: string[], count: number): 
   return from;
 }
 
-function asBytes(array: ArrayBufferView): Buffer {
+export function asBytes(array: ArrayBufferView): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
 
@@ -256,4 +264,28 @@ async function writeAll(fh: FileHandle, buffers: Buffer[]): Promise<void> {
     }
     if (bytesWritten > 0) pending[0] = pending[0].subarray(bytesWritten);
   }
+}
+
+/** Paths in the order the file's path order lists them (UTF-16 code units, as DiskLexicon compares). */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Each term's CRC-32 over its postDocs bytes, then its postTfs bytes. */
+function postingCrcs(snapshot: NoteBm25Snapshot): Uint32Array {
+  const { offsets, postDocs, postTfs } = snapshot;
+  const docs = asBytes(postDocs);
+  const tfs = asBytes(postTfs);
+  const F = FIELDS.length;
+  const crcs = new Uint32Array(snapshot.terms.length);
+  for (let t = 0; t < crcs.length; t++) {
+    const [from, to] = [offsets[t], offsets[t + 1]];
+    if (to > from) crcs[t] = crc32(tfs.subarray(from * F * 2, to * F * 2), crc32(docs.subarray(from * 4, to * 4)));
+  }
+  return crcs;
+}
+
+/** CRC-32 of the parts in order. Empty parts are skipped: Node's crc32 of a view over an empty ArrayBuffer returns 0, not the running value. */
+export function crcOf(parts: readonly Uint8Array[]): number {
+  return parts.reduce((sum, part) => (part.length > 0 ? crc32(part, sum) : sum), 0);
 }

@@ -3,9 +3,11 @@ import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError } from '../../errors';
 import type { Logger } from '../../host';
+import { DiskLexicon } from './diskLexicon';
 import { LEXICAL_FILE, LexicalFileError, readLexicalBytes, readLexicalFile, writeLexicalFile } from './lexicalFile';
 import { NoteBm25 } from './noteBm25';
 import type { NoteBm25Snapshot } from './noteBm25Snapshot';
+import type { QueryLexicon } from './queryLexicon';
 import type { ChunkRecord, VectorStore } from '../store/vectorStore';
 
 /** A lexical file read ahead while the store opens is at most this large (a kiln of a few thousand notes). */
@@ -27,7 +29,10 @@ export interface IndexRunState {
  * no need of it.
  */
 export class StoreBm25 {
-  private current?: { version: number; index: NoteBm25; hashes: Map<string, string>; suspect?: boolean };
+  /** `stamp`: the store commit `hashes` were taken at (VectorStore.commitStamp), written into the file. */
+  private current?: { version: number; index: NoteBm25; hashes: Map<string, string>; stamp?: string; suspect?: boolean };
+  /** The file read by position for the store commit `stamp` (forQuery), while nothing is loaded. */
+  private disk?: { stamp: string; lexicon: DiskLexicon };
   private inFlight?: Promise<NoteBm25>;
   /** The lexical file is read once per store opening; later staleness rebuilds from the store. */
   private fileRead = false;
@@ -69,6 +74,40 @@ export class StoreBm25 {
    * Calls run one after the other: a search arriving during a build, or while the editor warms the
    * index, waits for it and then finds it ready instead of reading the file or building again.
    */
+  /**
+   * The word side for a search of `query`: while this process has loaded nothing yet (a cold
+   * `hearth search`), the lexical file read by position when it was written for the very commit
+   * the store holds — only the query's postings are read, and no note's hash is compared (at 50k
+   * notes, reading and checking the whole file was ~300 ms and 100 MB). Otherwise, or when the file
+   * cannot be used that way, `of`. The query's postings are read (and checked) here.
+   */
+  async forQuery(store: VectorStore, query: string): Promise<QueryLexicon> {
+    const stamp = store.commitStamp?.();
+    if (stamp === undefined || this.current || this.inFlight) return this.of(store);
+    try {
+      if (this.disk?.stamp !== stamp) {
+        await this.closeDisk();
+        const lexicon = await DiskLexicon.open(this.dir, stamp);
+        if (lexicon) this.disk = { stamp, lexicon };
+      }
+      if (this.disk) {
+        this.disk.lexicon.query(query);
+        return this.disk.lexicon;
+      }
+    } catch (error) {
+      // Damaged: the whole file is read next, which says so too and rebuilds it from the store.
+      this.log.warn(describeError(error));
+      await this.closeDisk();
+    }
+    return this.of(store);
+  }
+
+  private async closeDisk(): Promise<void> {
+    const disk = this.disk;
+    this.disk = undefined;
+    await disk?.lexicon.close();
+  }
+
   of(store: VectorStore): Promise<NoteBm25> {
     const next = (this.inFlight ?? Promise.resolve()).catch(() => undefined).then(() => this.refresh(store));
     this.inFlight = next;
@@ -121,11 +160,16 @@ export class StoreBm25 {
     let lexical = this.current;
     if (lexical?.version === version && !lexical.suspect) return lexical.index;
     const current = store.noteHashes();
+    const stamp = store.commitStamp?.();
     let fromFile = false;
+    /** The file was of an earlier version, or written for another commit than the store's: rewritten once, so the next cold search reads it by position. */
+    let rewrite = false;
     if (!lexical || lexical.index.stale || lexical.suspect) {
-      lexical = this.fileRead ? undefined : await this.load();
+      const loaded = this.fileRead ? undefined : await this.load();
       this.fileRead = true;
-      if (!lexical) return this.build(store, current);
+      if (!loaded) return this.build(store, current, stamp);
+      rewrite = loaded.older === true || (stamp !== undefined && loaded.stamp !== stamp);
+      lexical = { version: loaded.version, index: loaded.index, hashes: loaded.hashes };
       fromFile = true;
     }
     const changed = await changedNotes(lexical.hashes, current);
@@ -134,27 +178,29 @@ export class StoreBm25 {
     if (changed.size > 0) await index.mapTerms();
     if (index.termsListedTwice) {
       this.warnListedTwice();
-      return this.build(store, current);
+      return this.build(store, current, stamp);
     }
     for (const path of changed) index.removeNote(path);
     for (const path of changed) if (current.has(path)) index.addNote(noteChunks(store, path));
-    if (index.stale) return this.build(store, current);
+    if (index.stale) return this.build(store, current, stamp);
     if (changed.size > 0 && fromFile) {
       // Notes changed since the file was written (another process indexed, or one was killed after
       // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
       const snapshot = index.snapshot();
       index = await NoteBm25.load(snapshot);
-      if (writing === 0) await this.save(snapshot, current);
+      if (writing === 0) await this.save(snapshot, current, stamp);
+    } else if (rewrite && writing === 0) {
+      await this.save(index.snapshot(), current, stamp);
     } else if (changed.size > 0) {
       // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
       // every save would stall the extension host on a large kiln). Until then it is merely older.
       this.dirty = true;
     }
-    this.current = { version, index, hashes: current };
+    this.current = { version, index, hashes: current, stamp };
     return index;
   }
 
-  private async build(store: VectorStore, hashes: Map<string, string>): Promise<NoteBm25> {
+  private async build(store: VectorStore, hashes: Map<string, string>, stamp: string | undefined): Promise<NoteBm25> {
     const { version, mutations } = this.state();
     // Note by note where the store can (its rows are parsed as the sliced build reaches them).
     const notes = store.noteChunks ? eachNote(store, hashes) : NoteBm25.notesOf(store.chunks());
@@ -163,18 +209,18 @@ export class StoreBm25 {
     // result still answers this search, and the next one rebuilds it.
     const now = this.state();
     const suspect = now.writing > 0 || now.mutations !== mutations;
-    this.current = { version, index, hashes, suspect };
-    if (!suspect) await this.save(index.snapshot(), hashes);
+    this.current = { version, index, hashes, stamp, suspect };
+    if (!suspect) await this.save(index.snapshot(), hashes, stamp);
     return index;
   }
 
   /** The lexical file, or undefined (none, built with other parameters, or damaged: said in the log). */
-  private async load(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string> } | undefined> {
+  private async load(): Promise<{ version: number; index: NoteBm25; hashes: Map<string, string>; stamp?: string | null; older?: boolean } | undefined> {
     try {
       const bytes = this.prefetched;
       this.prefetched = undefined;
       const file = await readLexicalFile(this.dir, bytes);
-      return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes };
+      return file && { version: -1, index: await NoteBm25.load(file.snapshot), hashes: file.hashes, stamp: file.stamp, older: file.older };
     } catch (error) {
       this.log.warn(describeError(error));
       return undefined;
@@ -186,10 +232,10 @@ export class StoreBm25 {
   }
 
   /** Best effort: a failed write costs the next process a rebuild, never a search. */
-  private async save(snapshot: NoteBm25Snapshot, hashes: Map<string, string>): Promise<void> {
+  private async save(snapshot: NoteBm25Snapshot, hashes: Map<string, string>, stamp: string | undefined): Promise<void> {
     this.dirty = false;
     try {
-      await writeLexicalFile(this.dir, snapshot, hashes);
+      await writeLexicalFile(this.dir, snapshot, hashes, stamp);
     } catch (error) {
       this.log.warn(`the lexical index could not be saved: ${describeError(error)}`);
     }
@@ -198,8 +244,9 @@ export class StoreBm25 {
   /** Waits for a load in progress, then writes the file if notes were swapped in since it was written (the index closing). */
   async flush(): Promise<void> {
     await this.inFlight?.catch(() => undefined);
+    await this.closeDisk();
     const current = this.current;
-    if (this.dirty && current && !current.suspect) await this.save(current.index.snapshot(), current.hashes);
+    if (this.dirty && current && !current.suspect) await this.save(current.index.snapshot(), current.hashes, current.stamp);
   }
 }
 
