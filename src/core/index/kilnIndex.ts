@@ -15,7 +15,7 @@ import { vectorsByTextHash } from './copyVectors';
 import { storeDir } from './store/openStore';
 import { openIndexStore } from './indexStoreOpening';
 import type { ConfirmKilnClaim } from './store/postgresKilnClaim';
-import type { StoreKind, VectorStore } from './store/vectorStore';
+import type { ChunkRecord, StoreKind, VectorStore } from './store/vectorStore';
 import { StoreBm25 } from './words/storeBm25';
 import { scanKiln } from '../kiln/kilnScanner';
 import { answersOnWords, wordsOnlySearch } from './search/wordsOnlySearch';
@@ -132,6 +132,23 @@ export class KilnIndex {
   async counts(): Promise<{ notes: number; chunks: number }> {
     const store = await this.store();
     return { notes: store.noteHashes().size, chunks: store.count };
+  }
+
+  /** Runs and clears started and ended, and runs writing now: what a cache of the index's notes compares (NoteVectorSource). */
+  noteChanges(): { mutations: number; writing: number } {
+    return { mutations: this.mutations, writing: this.writing };
+  }
+
+  /** Every indexed note's content hash (opens the index). */
+  async noteHashes(): Promise<Map<string, string>> {
+    return (await this.store()).noteHashes();
+  }
+
+  /** A note's chunks and their vectors, where the store hands them out (the flat store); related notes average them. */
+  async noteVectors(path: string): Promise<{ chunks: ChunkRecord[]; vectors: Float32Array[] } | undefined> {
+    const store = (await this.store()) as VectorStore & { noteVectors?(notePath: string): Float32Array[] };
+    if (!store.noteVectors || !store.noteChunks) return undefined;
+    return { chunks: store.noteChunks(path), vectors: store.noteVectors(path) };
   }
 
   /** The length of the vectors the index holds (opens it): Check Index reports it with the model. */

@@ -44,6 +44,11 @@ export class FlatNotes {
     return hashes;
   }
 
+  /** The note's slots, in chunk order (empty for a note not held). */
+  slotsOf(notePath: string): readonly number[] {
+    return this.notes.get(notePath)?.slots ?? [];
+  }
+
   chunksOf(notePath: string): ChunkRecord[] {
     return this.notes.get(notePath)?.slots.map((slot) => this.chunkAt(slot)) ?? [];
   }
