@@ -5,12 +5,16 @@ import { readNoteText } from './readTools';
 import { splitNote } from '../note';
 import type { Backlink, GraphLink, LinkGraph } from '../links/linkGraph';
 import { mentionNames } from '../links/unlinkedMentions';
-import type { SearchResult } from '../../index/search/searchResult';
+import { joinHeading, roundScore, withoutZeroRelevance, type SearchResult } from '../../index/search/searchResult';
+import { makeSnippet } from '../../index/search/snippet';
+import { centroidsOf, type NearNote } from '../links/noteCentroids';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const notePathSchema = z.string().min(1).describe('Path of the note relative to the kiln, e.g. "projects/plan.md"');
 /** How much of a note stands for it as a related-notes query: its title and opening, as a reader sees it first. */
 const RELATED_QUERY_CHARS = 800;
+/** A related note's section as agents get search hits (semanticSearchFn asks the index for as many characters). */
+const RELATED_SNIPPET_CHARS = 1200;
 
 /** An outgoing link as `get_links` and `hearth links --json` report it (types, not interfaces: JSON results need index signatures). */
 export type LinkRow = {
@@ -78,8 +82,10 @@ export function notePathIn(graph: LinkGraph, path: string): string {
 export type RelatedNote = Omit<SearchResult, 'sections'> & { linked: boolean };
 
 /**
- * Notes related to a note (its title and opening as the query, itself left out) or to a text, from
- * the index's hybrid ranking: one result per note with its best section.
+ * Notes related to a note or to a text, one result per note with its best section. A note's are the
+ * notes whose meaning as a whole (the centroid of their chunks' vectors) is nearest to its own,
+ * where the index hands out vectors (the flat store); elsewhere, and for a text, the index's hybrid
+ * ranking with the note's title and opening (or the text) as the query. The note itself is left out.
  */
 export async function relatedNotes(
   ctx: BoundKilnContext,
@@ -92,6 +98,7 @@ export async function relatedNotes(
   }
   let query = from.text ?? '';
   let linked = new Set<string>();
+  let results: RelatedNote[] | undefined;
   if (from.path) {
     const { where, text } = await readNoteText(ctx, from.path);
     const graph = await ctx.links.current();
@@ -99,17 +106,32 @@ export async function relatedNotes(
     const title = graph.note(where.relative)?.title ?? '';
     query = `${title}\n${splitNote(text).body}`.slice(0, RELATED_QUERY_CHARS);
     from = { path: where.relative };
+    const source = ctx.semanticSearch.notes?.();
+    const near = source && (await centroidsOf(source).nearest(where.relative, limit, signal));
+    results = near && near.map((note) => relatedByMeaning(note, linked));
   }
   if (!query.trim()) throw new KilnToolError('kiln.invalid_arguments', 'Give a note path or a text to find related notes for');
-  const hits: SearchResult[] = await ctx.semanticSearch(query, limit + 1, signal);
-  const results = hits
-    .filter((hit) => hit.path !== from.path)
-    .slice(0, limit)
-    .map((hit): RelatedNote => ({
-      path: hit.path, title: hit.title, heading: hit.heading, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, linked: linked.has(hit.path),
-    }));
+  if (!results) {
+    const hits: SearchResult[] = await ctx.semanticSearch(query, limit + 1, signal);
+    results = hits
+      .filter((hit) => hit.path !== from.path)
+      .slice(0, limit)
+      .map((hit): RelatedNote => ({
+        path: hit.path, title: hit.title, heading: hit.heading, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, linked: linked.has(hit.path),
+      }));
+  }
+  results = withoutZeroRelevance(results);
   const indexing = ctx.semanticSearch.indexing?.();
   return { ...(from.path ? { path: from.path } : { text: query.slice(0, 200) }), count: results.length, results, ...(indexing ? { indexing } : {}) };
+}
+
+/** A note near in meaning as a result: its section nearest to the note asked about, as search shows one. */
+function relatedByMeaning(note: NearNote, linked: ReadonlySet<string>): RelatedNote {
+  const { chunk } = note;
+  return {
+    path: note.path, title: chunk.title, heading: joinHeading(chunk.headingPath), startLine: chunk.startLine, endLine: chunk.endLine,
+    score: roundScore(note.score), snippet: makeSnippet(chunk.text, '', RELATED_SNIPPET_CHARS), linked: linked.has(note.path),
+  };
 }
 
 export function linkTools(ctx: BoundKilnContext): KilnTool[] {
