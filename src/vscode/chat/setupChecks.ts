@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import type { ConfigService } from '../config/configService';
+import { describeConfigFiles } from '../walkthrough/configFiles';
 
 export const SETUP_COMMANDS = {
   checkConfig: 'hearth.checkConfig',
@@ -22,16 +23,23 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
     vscode.commands.registerCommand(SETUP_COMMANDS.checkConfig, async () => {
       const { problems } = configService.current;
       const errors = problems.filter((p) => p.severity === 'error').length;
+      // The files in use, by path: under `npm start` the global one is the user's own (HEARTH_CONFIG_DIR), not a fixed path.
+      const workspace = configService.workspaceConfigFile;
+      const global = configService.globalConfigFile;
+      const files = describeConfigFiles({ global, globalExists: existsSync(global), workspace, workspaceExists: workspace !== undefined && existsSync(workspace) });
       if (errors > 0) {
         const open = 'Show Problems';
-        if ((await vscode.window.showWarningMessage(`Hearth: the configuration has ${errors} error${errors === 1 ? '' : 's'}.`, open)) === open) await vscode.commands.executeCommand('workbench.actions.view.problems');
+        if ((await vscode.window.showWarningMessage(`Hearth: the configuration has ${errors} error${errors === 1 ? '' : 's'}. ${files}`, open)) === open) await vscode.commands.executeCommand('workbench.actions.view.problems');
         return;
       }
+      const openGlobal = 'Open Global Config';
       const create = 'Open Workspace Config';
       const answer = await vscode.window.showInformationMessage(
-        `Hearth: the configuration is valid${problems.length ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'})` : ''}. Kiln: ${configService.current.config.kiln_path ?? configService.workspaceRoot ?? '(none)'}`,
+        `Hearth: the configuration is valid${problems.length ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'})` : ''}. Kiln: ${configService.current.config.kiln_path ?? configService.workspaceRoot ?? '(none)'}. ${files}`,
+        openGlobal,
         create,
       );
+      if (answer === openGlobal) await vscode.commands.executeCommand('hearth.openGlobalConfig');
       if (answer === create) await vscode.commands.executeCommand('hearth.openWorkspaceConfig');
     }),
     vscode.commands.registerCommand(SETUP_COMMANDS.checkLocalRunner, async () => {
