@@ -37,7 +37,6 @@ import { startChatFeature } from './chat/chatFeature';
 import { EditorAgentCatalog } from './chat/editorAgentCatalog';
 import { registerSetupChecks } from './chat/setupChecks';
 import { openWalkthroughOnFirstStart, WALKTHROUGH_ID } from './walkthrough/firstStart';
-import { openWalkthroughOnFirstStart, WALKTHROUGH_ID } from './walkthrough/firstStart';
 import { registerHearthParticipant } from './participant/hearthParticipant';
 import { registerKilnLanguageModelTools } from './tools/kilnLanguageModelTools';
 import { describeEditorContributions, editorContributions, hasChatParticipantApi } from './api/editorContributions';
