@@ -117,7 +117,8 @@ export async function relatedNotes(
       .filter((hit) => hit.path !== from.path)
       .slice(0, limit)
       .map((hit): RelatedNote => ({
-        path: hit.path, title: hit.title, heading: hit.heading, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, linked: linked.has(hit.path),
+        path: hit.path, title: hit.title, heading: hit.heading, startLine: hit.startLine, endLine: hit.endLine,
+        score: hit.score, snippet: hit.snippet, linked: linked.has(hit.path),
       }));
   }
   results = withoutZeroRelevance(results);
