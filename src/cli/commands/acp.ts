@@ -34,7 +34,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const { llm } = ctx;
     const closed = new Promise<void>((done) => io.stdin.once('end', () => done()).once('close', () => done()));
-    serveHearthAcp(acp.ndJsonStream(Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>, Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>), {
+    const stream = acp.ndJsonStream(Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>, Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>);
+    const served = serveHearthAcp(stream, {
       catalog: ctx.catalog,
       ...(ctx.catalog.transcripts ? { transcripts: ctx.catalog.transcripts } : {}),
       reviewer,
@@ -42,8 +43,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       currentModel: () => llm.selection.currentId(),
       version,
       log: llm.log,
+      env: process.env,
     });
     await closed;
+    await served.close();
     return 0;
   } finally {
     await ctx.dispose();

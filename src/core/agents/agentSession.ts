@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../llm/types';
 import type { ErrorCode } from '../errors';
+import type { AgentTool } from './agentTools';
 import type { AgentControls, AgentSessionInfo, SessionOpening, SignInChoice, SignInRequest } from './agentControls';
 
 export type AgentKind = 'internal' | 'external';
@@ -133,6 +134,13 @@ export interface AgentStartOptions {
   resume?: string;
   /** External agents: option choices remembered for this agent (option id → value), restored when it opens. */
   preferences?: Record<string, string | boolean>;
+  /**
+   * Internal agents: while this answers true (a read-only mode such as `hearth acp`'s `ask`), only
+   * read-only tools are offered to the model; asked at the start of each turn.
+   */
+  readOnly?: () => boolean;
+  /** Internal agents: tools besides the kiln's and the gateway's (an ACP client's own MCP servers); asked at the start of each turn. */
+  extraTools?: () => readonly AgentTool[];
 }
 
 /** One earlier message of a conversation, oldest first; turns alternate user, assistant. */

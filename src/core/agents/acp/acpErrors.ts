@@ -23,7 +23,9 @@ export type AcpErrorCode =
   | 'acp.option_refused'
   | 'acp.auth_required'
   | 'acp.terminal_refused'
-  | 'acp.terminal_unknown';
+  | 'acp.terminal_unknown'
+  /** `hearth acp`: an MCP server the client passed could not be used (it is left out of the session). */
+  | 'acp.client_mcp_failed';
 
 export class AcpError extends HearthError {
   constructor(

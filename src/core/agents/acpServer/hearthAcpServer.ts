@@ -12,6 +12,7 @@ import type { AgentCatalog, AgentEvent, AgentSession, HistoryMessage, Permission
 import { RecordedSession, type TranscriptStore } from '../transcripts';
 import type { ClientReviewer } from './clientReviewer';
 import { eventToUpdate, historyUpdates, stopReasonFor } from './eventUpdates';
+import { connectClientMcpServers, type ClientMcpTools } from './clientMcpServers';
 import { historyFromTranscript } from './transcriptHistory';
 
 export interface HearthAcpDeps {
@@ -23,6 +24,8 @@ export interface HearthAcpDeps {
   currentModel(): string;
   version: string;
   log: Logger;
+  /** The environment a stdio MCP server of the client inherits (before the client's own variables). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const MODES: acp.SessionMode[] = [
@@ -39,9 +42,12 @@ interface ServedSession {
   history: HistoryMessage[];
   inner?: AgentSession;
   turn?: AbortController;
+  /** The client's own MCP servers for this session (session/new's `mcpServers`). */
+  mcp?: ClientMcpTools;
 }
 
-export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
+/** close(): every served session ends (its turn, its internal session, the client's MCP servers it started). */
+export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close(): Promise<void> } {
   const sessions = new Map<string, ServedSession>();
   const log = deps.log.child('acp-server');
 
@@ -65,12 +71,15 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
       cwd: session.cwd,
       model: session.model,
       ...(session.history.length ? { history: session.history } : {}),
+      // The ask mode offers the model only read-only tools; the reviewer still refuses any write.
+      readOnly: () => session.mode === 'ask',
+      extraTools: () => session.mcp?.tools() ?? [],
       host: { requestPermission: (request, signal) => askClient(client, session.id, request, signal) },
     });
     return session.inner;
   }
 
-  async function open(params: { cwd: string; sessionId?: string }, client: acp.AgentContext): Promise<ServedSession> {
+  async function open(params: { cwd: string; sessionId?: string; mcpServers?: acp.McpServer[] }, client: acp.AgentContext): Promise<ServedSession> {
     // Only Hearth's own agents are served: a default that is an external agent gives way to the first internal one.
     const internal = (await deps.catalog.list()).filter((a) => a.kind === 'internal' && a.available).map((a) => a.name);
     const preferred = await deps.catalog.defaultAgent();
@@ -82,7 +91,11 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
       session.history = earlier.history;
       if (earlier.agent) session.agent = earlier.agent;
     }
-    const inner = await innerSession(session, client);
+    session.mcp = await connectClientMcpServers(params.mcpServers, { cwd: params.cwd, env: deps.env ?? {}, log });
+    const inner = await innerSession(session, client).catch(async (error) => {
+      await session.mcp?.close();
+      throw error;
+    });
     session.id ||= inner instanceof RecordedSession ? inner.transcriptId : inner.id;
     sessions.set(session.id, session);
     return session;
@@ -113,15 +126,15 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
       authMethods: [],
     }))
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await open({ cwd: params.cwd }, client);
+      const session = await open({ cwd: params.cwd, mcpServers: params.mcpServers }, client);
       return { sessionId: session.id, ...(await state(session)) };
     })
     .onRequest('session/resume', async ({ params, client }) => {
-      const session = sessions.get(params.sessionId) ?? (await open({ cwd: params.cwd, sessionId: params.sessionId }, client));
+      const session = sessions.get(params.sessionId) ?? (await open({ cwd: params.cwd, sessionId: params.sessionId, mcpServers: params.mcpServers ?? [] }, client));
       return state(session);
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const session = sessions.get(params.sessionId) ?? (await open({ cwd: params.cwd, sessionId: params.sessionId }, client));
+      const session = sessions.get(params.sessionId) ?? (await open({ cwd: params.cwd, sessionId: params.sessionId, mcpServers: params.mcpServers }, client));
       for (const update of historyUpdates(session.history)) await client.notify('session/update', { sessionId: session.id, update });
       return state(session);
     })
@@ -134,6 +147,7 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
       const session = sessions.get(params.sessionId);
       session?.turn?.abort();
       await session?.inner?.dispose();
+      await session?.mcp?.close();
       sessions.delete(params.sessionId);
       return {};
     })
@@ -192,6 +206,18 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): void {
       sessions.get(params.sessionId)?.turn?.abort();
     })
     .connect(stream);
+
+  return {
+    async close() {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map(async (session) => {
+        session.turn?.abort();
+        await session.inner?.dispose().catch(() => undefined);
+        await session.mcp?.close();
+      }));
+    },
+  };
 }
 
 async function askClient(client: acp.AgentContext, sessionId: string, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {

@@ -52,6 +52,12 @@ export function allTools(deps: Pick<InternalAgentDeps, 'kilnContext' | 'gateway'
   return [...kiln, ...gateway];
 }
 
+/** Extra tools whose names the kiln's or the gateway's tools already use are left out (the built-in one wins). */
+function withoutClashes(extra: readonly AgentTool[], own: readonly AgentTool[]): AgentTool[] {
+  const taken = new Set(own.map((tool) => tool.name));
+  return extra.filter((tool) => !taken.has(tool.name));
+}
+
 export async function startInternalAgent(card: AgentCard, options: AgentStartOptions, deps: InternalAgentDeps): Promise<InternalAgentSession> {
   const config = deps.config();
   const settings = resolveModel(deps.runtime, options.model ?? card.model);
@@ -65,8 +71,11 @@ export async function startInternalAgent(card: AgentCard, options: AgentStartOpt
       deps.log.child('agents').debug(`model size of ${settings.model} unknown: ${describeError(error)}`);
     }
   }
-  const filter = { globs: card.tools, readOnlyOnly: small };
-  const tools = () => filterTools(allTools(deps), filter);
+  // A read-only mode never offers a writing tool: the model cannot be tempted into a call that would be refused.
+  const tools = () => {
+    const own = allTools(deps);
+    return filterTools([...own, ...withoutClashes(options.extraTools?.() ?? [], own)], { globs: card.tools, readOnlyOnly: small || options.readOnly?.() === true });
+  };
   const onSkipped = ({ label, reason }: SkippedRulesFile) => deps.log.child('agents').warn(`rules file ${label} skipped: ${reason}`);
   const rules = formatRules(await findRulesFiles(options.cwd, config.context.rules_files, { onSkipped }));
   const systemPrompt = buildSystemPrompt({ cardPrompt: card.systemPrompt, tools: tools(), small, workspace: options.cwd, kiln: deps.kilnContext.kilnRoot, rules });
