@@ -213,7 +213,7 @@ async function main() {
       status = `pass  ${row.checks.length} checks${warned.length ? `, ${warned.length} warning(s): ${warned.map((check) => check.name).join(', ')}` : ''}`;
       count.pass++;
     } else {
-      status = `FAIL  ${row.checks ? failed.map((check) => `${check.name}: ${check.errorMessage ?? ''}`).join('; ') : 'no result (the suite did not finish the scenario)'}`;
+      status = `FAIL  ${row.checks ? failed.map((check) => `${check.name}: ${check.errorMessage || check.description || ''}`).join('; ') : 'no result (the suite did not finish the scenario)'}`;
       count.fail++;
       failures++;
     }
