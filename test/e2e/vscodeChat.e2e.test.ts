@@ -3,11 +3,14 @@
 // anchor that opens it at the line; `/search` lists notes; a Hearth provider's model picked in the
 // model picker answers (the scripted endpoint receives the request); a kiln write tool invoked from
 // the Chat view opens Hearth's diff review, and Undo Last Agent Change restores the note byte for
-// byte. On VS Code 1.100 (code-server 4.100.3, no Chat view, no language model provider API): the
-// extension starts and the new contributions are absent without an error in the log.
+// byte; `/agent kiln TASK` runs the internal agent, its tool call shows as progress and its edit goes
+// through the same review and journal; the gateway's MCP server starts from Hearth's MCP server
+// definition provider and its tools are in the tool picker. On VS Code 1.100 (code-server 4.100.3,
+// no Chat view, no language model provider or MCP definition API): the extension starts, says which
+// contributions this editor lacks, and neither its log nor the extension host's has an error about them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { closeAll, EDITOR, editorAtLeast, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, type CodeServer, type Workbench } from './harness';
@@ -41,6 +44,8 @@ before(async () => {
   on((r) => lastUserMessage(r).includes('KEY-compost'), { content: 'Turn it weekly: see [[Composting]] and techniques/Composting.md:4.' });
   on((r) => lastUserMessage(r).includes('KEY-write') && toolsThisTurn(r) > 0, { content: 'Rewrote Bread.md.' });
   on((r) => lastUserMessage(r).includes('KEY-write'), toolCall('w1', 'hearth_update_note', { path: 'Bread.md', content: '# Bread\n\nSourdough only.\n' }));
+  on((r) => lastUserMessage(r).includes('KEY-agent') && toolsThisTurn(r) > 0, { content: 'The agent rewrote Bread.md:3.' });
+  on((r) => lastUserMessage(r).includes('KEY-agent'), toolCall('a1', 'update_note', { path: 'Bread.md', content: '# Bread\n\nRye only.\n' }));
   on(() => true, { content: 'Hello from the mock.' });
   writeFileSync(
     join(ws, '.hearth', 'config.toml'),
@@ -54,13 +59,28 @@ before(async () => {
 
 after(() => closeAll(workbench, codeServer, server, scratch));
 
-test('VS Code 1.100: Hearth starts; the language models are not registered and nothing is logged as an error', { skip: skip || (newer ? 'VS Code 1.104+ has the API' : false), timeout: 120_000 }, async () => {
+test('VS Code 1.100: Hearth starts; the contributions whose API is missing are not registered and nothing is logged as an error', { skip: skip || (newer ? 'VS Code 1.104+ has the API' : false), timeout: 120_000 }, async () => {
   await until('Hearth activated', () => (codeServer!.hearthLog().includes('Hearth activated') ? true : undefined), 60_000);
   const log = codeServer!.hearthLog(20_000);
   assert.doesNotMatch(log, /\[error\]|could not start/i, log);
   assert.doesNotMatch(log, /offered to VS Code as language models/);
-  assert.doesNotMatch(codeServer!.log(), /hearth[\s\S]{0,200}(languageModel|chatParticipant)[\s\S]{0,100}error/i);
+  // What this editor lacks is said once, as not registered (the API probes of api/editorContributions.ts).
+  assert.match(log, /VS Code 1\.100\.\d+: registered [^\n]*; not in this editor, so not registered: [^\n]*the gateway as an MCP server definition \(VS Code 1\.101\+\), Hearth's models in the model picker \(VS Code 1\.104\+\)/, log);
+  assert.doesNotMatch(codeServer!.log(), /hearth[\s\S]{0,200}(languageModel|chatParticipant|mcpServerDefinition)[\s\S]{0,100}error/i);
+  // The extension host's own log: no error or warning about Hearth or the contribution points it declares.
+  const host = extensionHostLog();
+  assert.ok(host.includes('hearth.hearth'), 'the extension host log was found and names Hearth');
+  const complaints = host.split('\n').filter((line) => /\[(error|warning)\]/.test(line) && /hearth|chatParticipants|languageModelTools|languageModelChatProviders|mcpServerDefinitionProviders/i.test(line));
+  assert.deepEqual(complaints, []);
 });
+
+/** The extension host's log files (remoteexthost.log / exthost.log), joined. */
+function extensionHostLog(): string {
+  const logs = join(codeServer!.root, 'user', 'logs');
+  if (!existsSync(logs)) return '';
+  const files = readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((file) => /exthost\.log$/i.test(file));
+  return files.map((file) => readFileSync(join(logs, file), 'utf8')).join('\n');
+}
 
 // ---- VS Code 1.139: the Chat view ----
 const onNewer = { skip: skip || (newer ? false : `VS Code ${EDITOR} has no Chat view in code-server`), timeout: 240_000 };
@@ -181,4 +201,56 @@ test('a kiln write tool from the Chat view opens Hearth\'s diff review; Undo Las
   await until('Bread.md restored byte for byte', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === BREAD ? true : undefined), 30_000);
   // The key never reached VS Code's logs.
   assert.doesNotMatch(codeServer!.log(), /sk-e2e-secret-key/);
+});
+
+test('/agent kiln TASK: the internal agent runs it, its tool call shows as progress, its edit opens Hearth\'s review and is undone byte for byte', onNewer, async () => {
+  const response = await ask('@hearth /agent kiln KEY-agent make Bread.md rye only', 'KEY-agent');
+  // The agent's write waits in Hearth's review: nothing is written before Accept.
+  await page.locator('.monaco-diff-editor .modified', { hasText: 'Rye only.' }).first().waitFor({ timeout: 60_000 });
+  assert.equal(readFileSync(join(ws, 'Bread.md'), 'utf8'), BREAD);
+  // Meanwhile the answer shows the agent's tool call as progress, by its title (progress lines are
+  // transient in the Chat view: the finished answer folds them into "Completed N steps").
+  await until('the tool call as progress', async () => (/Update note/.test(await response.evaluate((el) => el.textContent ?? '')) ? true : undefined), 20_000).catch(async (error) => {
+    throw new Error(`${String(error)}; the answer shows: ${await response.evaluate((el) => el.textContent ?? '')}; screenshot ${await screenshot(page, 'vscode-chat-agent-progress')}`, { cause: error });
+  });
+  await screenshot(page, 'vscode-chat-agent');
+  await runCommand(page, 'Hearth: Accept Change');
+  await until('Bread.md rewritten by the agent', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === '# Bread\n\nRye only.\n' ? true : undefined), 30_000);
+  await complete(response);
+  await response.locator('.rendered-markdown', { hasText: 'The agent rewrote' }).first().waitFor({ timeout: 30_000 });
+  // Journaled as any agent's edit: Undo Last Agent Change restores the note.
+  await runCommand(page, 'Hearth: Undo Last Agent Change');
+  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
+  await confirm.waitFor({ timeout: 30_000 });
+  await confirm.click();
+  await until('Bread.md restored byte for byte', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === BREAD ? true : undefined), 30_000);
+});
+
+test('the gateway\'s MCP server starts from Hearth\'s MCP server definition provider and its tools are in the tool picker', onNewer, async () => {
+  assert.match(codeServer!.hearthLog(20_000), /registered [^\n]*the gateway as an MCP server definition/);
+  const rows = () => quickPickRows(page).evaluateAll((all) => all.map((row) => row.textContent ?? ''));
+  await runCommand(page, 'MCP: List Servers');
+  await quickPickRows(page).filter({ hasText: 'Hearth' }).first().click();
+  await quickPickRows(page).filter({ hasText: 'Start Server' }).first().click();
+  await until('the Hearth server running', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'MCP: List Servers');
+    const listed = await quickPickRows(page).filter({ hasText: 'Hearth' }).first().innerText({ timeout: 5_000 }).catch(() => '');
+    return /Running/.test(listed) ? true : undefined;
+  }, 60_000);
+  await page.keyboard.press('Escape');
+  await page.locator('.interactive-input-part .action-label[aria-label^="Configure Tools"]').first().click();
+  // The server's row, its tools folded under it: unfolded, they are the gateway's kiln tools by their
+  // plain names (the hearth_ language model tools are the extension's own group, beside it).
+  const gatewayRow = quickPickRows(page).filter({ hasText: /Hearth gateway/ }).first();
+  await gatewayRow.waitFor({ timeout: 20_000 });
+  if ((await gatewayRow.getAttribute('aria-expanded')) !== 'true') await gatewayRow.locator('.monaco-tl-twistie').first().click();
+  await until('the gateway\'s tools in the tool picker', async () => {
+    const labels = await rows();
+    return ['create_note', 'delete_note', 'list_notes'].every((tool) => labels.some((row) => row.startsWith(tool))) ? true : undefined;
+  }, 20_000).catch(async (error) => {
+    throw new Error(`${String(error)}; rows: ${JSON.stringify(await rows())}`, { cause: error });
+  });
+  await screenshot(page, 'vscode-chat-tool-picker');
+  await page.keyboard.press('Escape');
 });
