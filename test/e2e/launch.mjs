@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCodeServer, NEWEST_EDITOR, selectedEditors } from './setup.mjs';
+import { ensureCodeServer, installFailureLine, NEWEST_EDITOR, selectedEditors } from './setup.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 process.chdir(repo);
@@ -94,8 +94,7 @@ try {
   codeServer = ensureCodeServer({ editor });
 } catch (error) {
   // One line that says what failed and what to do (the installer's own output is above).
-  const what = String(error?.message ?? error).split('\n')[0];
-  console.error(`[hearth start] could not install code-server ${editor} (${what}). Check that npm's registry can be reached (and the note above, if any), then run npm start again — or install VS Code desktop so \`code\` is on PATH.`);
+  console.error(`[hearth start] ${installFailureLine(error, editor)} (Or install VS Code desktop, so that \`code\` is on PATH.)`);
   process.exit(1);
 }
 // Scratch state of this editor (settings, installed extension, Hearth's global config) stays in

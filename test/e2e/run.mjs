@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCodeServer, selectedEditors } from './setup.mjs';
+import { ensureCodeServer, installFailureLine, selectedEditors } from './setup.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 process.chdir(repo);
@@ -38,7 +38,15 @@ try {
   console.error(`[e2e] ${error.message}`);
   process.exit(2);
 }
-for (const editor of editors) step(`code-server setup (${editor})`, () => ensureCodeServer({ editor }));
+for (const editor of editors) {
+  try {
+    step(`code-server setup (${editor})`, () => ensureCodeServer({ editor }));
+  } catch (error) {
+    // One line, what failed and what to do; never a stack trace (the installer's output is above).
+    console.error(`[e2e] ${installFailureLine(error, editor)}`);
+    process.exit(1);
+  }
+}
 
 const vsix = join('dist', 'hearth.vsix');
 // The vsix is stale when any bundle it carries is newer (a rebuild without a re-package).

