@@ -67,5 +67,8 @@ if (missing.length > 0) {
 if (!existsSync(join(repo, 'node_modules'))) {
   console.log('[prereqs] npm install');
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
-  if (install.status !== 0) process.exit(1);
+  if (install.status !== 0) {
+    console.error(`npm ${command}: npm install failed (exit ${install.status ?? install.signal}); check that the npm registry answers (npm ping; behind a proxy, npm config set proxy …), then run it again. npm's own output is above.`);
+    process.exit(1);
+  }
 }
