@@ -150,6 +150,11 @@ export class ChatApp {
         return this.composer.setActiveNote(message.ref);
       case 'sources':
         return this.turns.get(message.turnId)?.setSources(message.sources);
+      case 'choices':
+        // Said once: only the newest error box keeps the choices (an earlier failure's go).
+        this.messages.querySelectorAll('.error-choices').forEach((old) => old.remove());
+        this.turns.get(message.turnId)?.showChoices(message.choices, (id) => this.options.post({ type: 'choice', id }));
+        return this.scroll();
       case 'reviews':
         return this.reviews.render(message.view);
       case 'agentControls':

@@ -8,6 +8,7 @@ import { renderTerminal } from './terminalBlock';
 import type { AgentEvent, ContextUsage, PermissionRequest, ToolCallStatus } from '../core/agents/agentSession';
 import { formatAttachment, type FoldedToolCall, type Turn } from '../core/chat/conversation/conversation';
 import { formatSource, type Source } from '../core/chat/context/sources';
+import type { ProviderChoice } from '../core/chat/unansweredChoices';
 import { renderReply } from './markdown';
 import { noteLink } from './noteLinks';
 
@@ -144,6 +145,29 @@ export class TurnView {
         else if (event.stopReason === 'refusal') this.reply.append(el(doc, 'div', 'stopped', 'The model refused.'));
         return;
     }
+  }
+
+  /**
+   * The provider did not answer: what fits this machine, as buttons in the turn's error box (after
+   * its remedy). Replaces choices shown before in this turn; the host sends them once per failure.
+   */
+  showChoices(choices: readonly ProviderChoice[], choose: (id: string) => void): void {
+    const { doc } = this.options;
+    const box = [...this.reply.querySelectorAll<HTMLElement>(':scope > .error')].at(-1);
+    if (!box) return;
+    box.querySelector('.error-choices')?.remove();
+    const list = el(doc, 'div', 'error-choices');
+    list.setAttribute('role', 'group');
+    list.setAttribute('aria-label', 'What to do');
+    for (const choice of choices) {
+      const button = el(doc, 'button', 'choice', choice.label) as HTMLButtonElement;
+      button.type = 'button';
+      button.dataset.choice = choice.id;
+      if (choice.detail) button.title = choice.detail;
+      button.addEventListener('click', () => choose(choice.id));
+      list.append(button);
+    }
+    box.insertBefore(list, box.querySelector(':scope > .retry'));
   }
 
   /** The notes the reply drew on, as `path:line` links under it (replaces an earlier list). */

@@ -4,6 +4,7 @@
  */
 import { describeError } from '../errors';
 import type { ChatCommandName } from './protocol';
+import type { ProviderChoice } from './unansweredChoices';
 
 /** Model switching as the chat sees it (the editor backs it with LlmRuntime and the switcher). */
 export interface ChatModels {
@@ -18,6 +19,10 @@ export interface ChatModels {
   openSwitcher(): Promise<void>;
   /** The workspace keys of the current provider that Restricted Mode withholds (providerKeysWaitingForTrust). */
   waitingForTrust?(): string[];
+  /** After the provider did not answer: the choices that fit this machine (unansweredChoices.ts). */
+  unanswered?(): Promise<ProviderChoice[]>;
+  /** Carries out one of the choices `unanswered` offered last; an unknown id is ignored. */
+  choose?(id: string): Promise<void>;
 }
 
 /** What a command may do to the panel (implemented by ChatController). */

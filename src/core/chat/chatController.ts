@@ -164,6 +164,8 @@ export class ChatController {
         const { sessions, error } = await this.agentPanel.listSessions(message.agent);
         return reply({ type: 'agentSessions', agent: message.agent, sessions, ...(error ? { error } : {}) });
       }
+      case 'choice':
+        return this.deps.models.choose?.(message.id);
       case 'openAgentSession':
         return this.navigator.openAgentSession(message.agent, message.sessionId, message.title);
       case 'requestModels': {

@@ -14,6 +14,7 @@ import type { Conversation, ConversationSummary, AttachmentRef } from './convers
 import type { NoteCompletion } from './context/noteCompletions';
 import type { ChatReviewsView } from './reviews/chatReviews';
 import type { Source } from './context/sources';
+import type { ProviderChoice } from './unansweredChoices';
 
 export { CHAT_COMMANDS, type ChatCommandName } from './commandNames';
 
@@ -79,7 +80,9 @@ export type HostMessage =
   /** The active external agent's options and commands changed (absent: it has none now). */
   | { type: 'agentControls'; controls?: AgentControlsView }
   /** The agent's own saved sessions (session/list), for the history list. */
-  | { type: 'agentSessions'; agent: string; sessions: AgentSessionInfo[]; error?: string };
+  | { type: 'agentSessions'; agent: string; sessions: AgentSessionInfo[]; error?: string }
+  /** The provider did not answer: what fits this machine, shown in the turn's error box (the newest such box only). */
+  | { type: 'choices'; turnId: string; choices: ProviderChoice[] };
 
 
 // Bounds keep a compromised or buggy webview from pushing unbounded data into the host.
@@ -109,6 +112,8 @@ const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setAgentOption'), id, value: z.union([z.string().min(1).max(200), z.boolean()]) }),
   z.object({ type: z.literal('listAgentSessions'), agent: id }),
   z.object({ type: z.literal('openAgentSession'), agent: id, sessionId: id, title: shortText.optional() }),
+  /** One of the choices offered after the provider did not answer, by its id. */
+  z.object({ type: z.literal('choice'), id: shortText.min(1) }),
   z.object({ type: z.literal('openNote'), target: z.string().min(1).max(1_000), line: z.number().int().min(1).max(10_000_000).optional() }),
 ]);
 

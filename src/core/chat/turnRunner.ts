@@ -15,6 +15,7 @@ import { appendEvent, finalStatus, historyMessages, RECAP_PATH, recapTurns, type
 import { attachmentBudget, readAttachments, type PendingAttachment } from './context/pendingAttachments';
 import type { AutoContext } from './context/autoContext';
 import { editorRemedy } from './editorRemedies';
+import { UNANSWERED_CODES } from './unansweredChoices';
 import type { PermissionPrompts } from './agents/permissionPrompts';
 import { SourceList } from './context/sources';
 import type { HostMessage } from './protocol';
@@ -62,11 +63,13 @@ export class TurnRunner {
   async run(turn: Turn, attachments: PendingAttachment[], earlier: Turn[], abort: AbortController): Promise<void> {
     const seen: AgentEvent[] = [];
     let contextRefs: AttachmentRef[] = [];
+    let unanswered = false;
     const emit = (raw: AgentEvent) => {
       const redacted = this.deps.redactor?.redactDeep(raw) ?? raw;
       // One remedy per error box, in the editor's words (commands, not CLI).
       const remedy = redacted.type === 'error' ? editorRemedy(redacted.code, this.deps.models.waitingForTrust?.()) : undefined;
       const event: AgentEvent = remedy && redacted.type === 'error' ? { ...redacted, remedy } : redacted;
+      if (event.type === 'error' && UNANSWERED_CODES.has(event.code)) unanswered = true;
       seen.push(event);
       appendEvent(turn.events, event);
       this.deps.post({ type: 'event', turnId: turn.id, event });
@@ -96,6 +99,7 @@ export class TurnRunner {
         emit({ type: 'error', code: errorCode(error, 'chat.unexpected'), message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
       }
     }
+    if (unanswered && !abort.signal.aborted) await this.offerChoices(turn.id);
     if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });
     else if (!turn.events.some((e) => e.type === 'done')) emit({ type: 'done', stopReason: turn.events.some((e) => e.type === 'error') ? 'error' : 'end_turn' });
     turn.status = finalStatus(turn.events);
@@ -108,6 +112,16 @@ export class TurnRunner {
       turn.sources = sources.sources;
       this.deps.post({ type: 'sources', turnId: turn.id, sources: turn.sources });
     } else delete turn.sources;
+  }
+
+  /** The provider did not answer: the error box gets the choices that fit this machine (not saved with the turn). */
+  private async offerChoices(turnId: string): Promise<void> {
+    try {
+      const choices = (await this.deps.models.unanswered?.()) ?? [];
+      if (choices.length > 0) this.deps.post({ type: 'choices', turnId, choices });
+    } catch (error) {
+      this.log.warn(`could not work out what to offer for the provider that did not answer: ${describeError(error)}`);
+    }
   }
 
   /** Starts the conversation's session now, without a turn (an agent's saved session opened from the history shows its replay at once). */

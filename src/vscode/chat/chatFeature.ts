@@ -23,6 +23,7 @@ import { SWITCH_MODEL_COMMAND } from '../status/statusModel';
 import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
+import { UnansweredProvider } from './unansweredProvider';
 import type { Redactor } from '../../core/logging/redactor';
 import type { Disposable } from '../../core/lifecycle/disposable';
 
@@ -60,6 +61,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
   const { context, configService, host, llm } = deps;
   const store = new HistoryStore(context.workspaceState, deps.redactor);
   const notes = new EditorNotes(() => configService.current.config.kiln_path ?? configService.workspaceRoot ?? homedir(), indexSearch(deps.index));
+  const unanswered = new UnansweredProvider({ llm, configService, log: host.log });
   const models: ChatModels = {
     currentId: () => llm.selection.currentId(),
     waitingForTrust: () => providerKeysWaitingForTrust(configService.current.withheld, llm.selection.current().name),
@@ -84,6 +86,9 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     openSwitcher: async () => {
       await vscode.commands.executeCommand(SWITCH_MODEL_COMMAND);
     },
+    // The provider did not answer: what this machine offers instead (start the runner, the editor's models, a key).
+    unanswered: () => unanswered.choices(),
+    choose: (id) => unanswered.choose(id),
   };
   const panels = new ChatPanels({
     extensionUri: context.extensionUri,

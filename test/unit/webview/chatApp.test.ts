@@ -349,3 +349,23 @@ test('a message sent during a turn: "still streaming" while the agent works, "wa
   key('Enter');
   assert.match(lastNotice(), /still streaming/);
 });
+
+test('a provider that did not answer: the choices show as buttons in the error box, only in the newest one; a click sends the choice', () => {
+  const { app, doc, sent } = setup();
+  const fail = (turnId: string) => {
+    app.receive({ type: 'turnStart', turnId, text: 'hi', attachments: [] });
+    app.receive({ type: 'event', turnId, event: { type: 'error', code: 'llm.unreachable', message: 'cannot connect to local', remedy: 'Start the model server.' } });
+    app.receive({ type: 'choices', turnId, choices: [{ id: 'runner.start', label: 'Start the local runner', detail: 'Runs ollama serve' }, { id: 'editor:gpt-4o', label: 'Use GPT-4o (copilot)' }] });
+  };
+  fail('t1');
+  const buttons = [...doc.querySelectorAll<HTMLButtonElement>('.turn[data-turn-id="t1"] .error .error-choices button.choice')];
+  assert.deepEqual(buttons.map((b) => b.textContent), ['Start the local runner', 'Use GPT-4o (copilot)']);
+  assert.equal(buttons[0].title, 'Runs ollama serve');
+  // Between the remedy and Retry.
+  assert.equal(doc.querySelector('.error-choices')!.nextElementSibling?.className, 'retry');
+  buttons[1].click();
+  assert.deepEqual(sent.at(-1), { type: 'choice', id: 'editor:gpt-4o' });
+  fail('t2');
+  assert.equal(doc.querySelectorAll('.error-choices').length, 1, 'said once');
+  assert.ok(doc.querySelector('.turn[data-turn-id="t2"] .error-choices'));
+});
