@@ -5,6 +5,7 @@
  * ends quietly.
  */
 import * as vscode from 'vscode';
+import { participantFailure } from '../../core/chat/participant/participantFailure';
 import { describeError } from '../../core/errors';
 import type { ParticipantDeps } from './participantDeps';
 import { answerQuestion } from './participantAnswer';
@@ -43,19 +44,14 @@ async function handle(
         return await answerQuestion(request, context, stream, token, abort.signal, deps);
     }
   } catch (error) {
-    if (token.isCancellationRequested) return { metadata: { cancelled: true } };
-    const message = deps.redactor.redact(describeError(error));
-    deps.log.warn(`@hearth ${request.command ? `/${request.command} ` : ''}failed: ${message}`);
-    return { errorDetails: { message: `${message} ${remedy(error)}`.trim() } };
+    const fromModel = error instanceof vscode.LanguageModelError;
+    const failure = participantFailure(error, { cancelled: token.isCancellationRequested, fromModel, redact: (text) => deps.redactor.redact(text) });
+    if (failure.cancelled) return { metadata: { cancelled: true } };
+    deps.log.warn(`@hearth ${request.command ? `/${request.command} ` : ''}failed: ${deps.redactor.redact(describeError(error))}`);
+    return { errorDetails: { message: failure.message } };
   } finally {
     cancel.dispose();
   }
-}
-
-/** What to do about a failed request, for the error box. */
-function remedy(error: unknown): string {
-  if (error instanceof vscode.LanguageModelError) return 'Pick another model in the Chat view\'s model picker (Hearth\'s providers are listed there), then ask again.';
-  return 'Check the model\'s provider ("Hearth: Check Configuration", "Hearth: Show Log"), then ask again.';
 }
 
 function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
