@@ -34,10 +34,10 @@ export class ClientRelay {
     return toDisposable(() => void this.peers.delete(peer));
   }
 
-  elicit(upstream: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+  async elicit(upstream: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
     const peer = this.pick(upstream, (candidate) => candidate.canElicit());
     if (!peer) throw unsupported('elicitation/create', upstream);
-    return peer.elicit(upstream, params, signal);
+    return withDefaults(params, await peer.elicit(upstream, params, signal));
   }
 
   sample(upstream: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
@@ -59,4 +59,19 @@ export class ClientRelay {
 
 function unsupported(method: string, upstream: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `${method} from upstream "${upstream}": no client connected to the Hearth gateway supports it`);
+}
+
+/**
+ * An accepted form answers every field the user left alone with the schema's `default` (SEP-1034:
+ * the form showed it pre-filled), so the upstream never sees an accepted answer missing a field
+ * it offered a value for, whichever client answered.
+ */
+export function withDefaults(params: ElicitRequest['params'], answer: ElicitResult): ElicitResult {
+  if (answer.action !== 'accept' || !('requestedSchema' in params) || !params.requestedSchema) return answer;
+  const content = { ...(answer.content ?? {}) };
+  for (const [name, field] of Object.entries(params.requestedSchema.properties)) {
+    const fallback = (field as { default?: unknown }).default;
+    if (content[name] === undefined && fallback !== undefined) content[name] = fallback as (typeof content)[string];
+  }
+  return { ...answer, content };
 }

@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../../errors';
 import type { Redactor } from '../../logging/redactor';
 import { GatewayError } from '../gatewayErrors';
-import { oauthFetch, UpstreamOAuthProvider, type OAuthUpstream } from './oauthProvider';
+import { OAUTH_REQUEST_TIMEOUT_MS, oauthFetch, UpstreamOAuthProvider, type OAuthUpstream } from './oauthProvider';
 import { oauthKey, type OAuthStore } from './oauthStore';
 
 /** How long the loopback redirect waits for the user to finish in the browser. */
@@ -49,15 +50,18 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
   const redirectUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   const provider = (current.provider = new UpstreamOAuthProvider(upstream, options.store, { redirectUrl, open: options.open, redactor: options.redactor }));
   const fetchFn = oauthFetch(options.requestTimeoutMs);
-  const scope = upstream.scopes?.length ? upstream.scopes.join(' ') : undefined;
+  // What the server's 401 names (its metadata's own address, the scope it wants) guides discovery
+  // as it did the connection that found sign-in was needed; configured scopes win.
+  const { resourceMetadataUrl, scope: challenged } = await challenge(upstream.url, options.requestTimeoutMs ?? OAUTH_REQUEST_TIMEOUT_MS);
+  const scope = upstream.scopes?.length ? upstream.scopes.join(' ') : challenged;
   const timer = setTimeout(() => rejectCode(new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" timed out after ${Math.round((options.waitMs ?? LOGIN_WAIT_MS) / 1000)} s`, upstream.name)), options.waitMs ?? LOGIN_WAIT_MS);
   try {
     // Tokens from an earlier sign-in must not short-circuit a requested new one.
     await options.store.write(oauthKey(upstream.name, upstream.url), { client: (await options.store.read(oauthKey(upstream.name, upstream.url)))?.client });
-    const first = await auth(provider, { serverUrl: upstream.url, scope, fetchFn });
+    const first = await auth(provider, { serverUrl: upstream.url, scope, resourceMetadataUrl, fetchFn });
     if (first === 'AUTHORIZED') return;
     const code = await codeArrived;
-    const second = await auth(provider, { serverUrl: upstream.url, authorizationCode: code, scope, fetchFn });
+    const second = await auth(provider, { serverUrl: upstream.url, authorizationCode: code, scope, resourceMetadataUrl, fetchFn });
     if (second !== 'AUTHORIZED') throw new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" did not complete`, upstream.name);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
@@ -73,4 +77,28 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
 /** Forgets an upstream's tokens and registered client. */
 export async function signOut(upstream: Pick<OAuthUpstream, 'name' | 'url'>, store: OAuthStore): Promise<void> {
   await store.write(oauthKey(upstream.name, upstream.url), undefined);
+}
+
+/**
+ * Asks the server as a client would (an initialize without a token) and reads the challenge of
+ * its 401 or 403: `resource_metadata` and `scope`. Anything else (it answers, it is down) leaves
+ * discovery to the well-known addresses.
+ */
+async function challenge(url: string, timeoutMs: number): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    // Only the status and headers are read: a server that answers with an open stream is not waited for.
+    const response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'hearth', version: '0.1.0' } } }),
+    });
+    void response.body?.cancel().catch(() => {});
+    if (response.status !== 401 && response.status !== 403) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    return { resourceMetadataUrl, scope };
+  } catch {
+    return {};
+  }
 }

@@ -8,6 +8,8 @@ import { oauthKey, type OAuthRecord, type OAuthStore } from './oauthStore';
 
 /** How long one authorization-server request may take: a slow server fails the sign-in, never hangs it. */
 export const OAUTH_REQUEST_TIMEOUT_MS = 15_000;
+/** The largest answer an authorization server may give (metadata, registration, tokens are a few KB). */
+export const OAUTH_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface OAuthUpstream {
   name: string;
@@ -116,20 +118,44 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
 }
 
 /**
- * fetch for the authorization dance: bounded in time, and a redirect is never followed to another
- * origin (a server that bounces its metadata elsewhere would choose where the user signs in).
+ * fetch for the authorization dance: bounded in time and size, and a redirect is never followed to
+ * another origin (a server that bounces its metadata elsewhere would choose where the user signs in).
  */
-export function oauthFetch(timeoutMs = OAUTH_REQUEST_TIMEOUT_MS): FetchLike {
+export function oauthFetch(timeoutMs = OAUTH_REQUEST_TIMEOUT_MS, maxBytes = OAUTH_MAX_RESPONSE_BYTES): FetchLike {
   return async (input, init) => {
     let url = new URL(String(input instanceof Request ? input.url : input));
     for (let hop = 0; hop < 5; hop++) {
       const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) return response;
+      if (response.status < 300 || response.status >= 400 || !location) return capped(response, url, maxBytes);
       const next = new URL(location, url);
       if (next.origin !== url.origin) throw new GatewayError('gateway.oauth_failed', `The server at ${url.origin} redirected the sign-in to another origin (${next.origin}); refused`);
       url = next;
     }
     throw new GatewayError('gateway.oauth_failed', `Too many redirects from ${url.origin} during sign-in`);
   };
+}
+
+/** The response with its body read, refused past `maxBytes` (a hostile server's endless answer never fills memory). */
+async function capped(response: Response, url: URL, maxBytes: number): Promise<Response> {
+  const tooLarge = () => new GatewayError('gateway.oauth_failed', `The server at ${url.origin} answered ${url.pathname} with more than ${Math.round(maxBytes / 1024)} KB during sign-in; refused`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body || response.status === 204 || response.status === 304) return response;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new Response(Buffer.concat(chunks), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
