@@ -103,12 +103,15 @@ export async function runIndex(ctx: IndexRunContext, options: IndexRunOptions = 
   // the text only of what changed.
   const stats = await statsLoading;
   const changed: { path: string; text: string; hash: string }[] = [];
-  await mapLimit(scan.notes, 16, async (note) => {
+  // Notes whose size and time vouch for the hash the store holds, told apart without a promise each
+  // (a no-op run over 50k notes spent more on 50k awaits than on the checks).
+  const toRead = scan.notes.filter((note) => {
     const known = !options.force && indexed.get(note.path);
-    if (known && stats?.hashOf(note.path, note.size, note.mtimeMs) === known) {
-      report.unchanged++;
-      return;
-    }
+    if (!known || stats?.hashOf(note.path, note.size, note.mtimeMs) !== known) return true;
+    report.unchanged++;
+    return false;
+  });
+  await mapLimit(toRead, 16, async (note) => {
     let text: string;
     try {
       text = (await files.readText(note.path)).text;

@@ -30,16 +30,16 @@ export class StatCache {
 
   static async load(dir: string): Promise<StatCache> {
     const file = path.join(dir, STAT_CACHE_FILE);
-    let previous = new Map<string, StatEntry>();
+    const previous = new Map<string, StatEntry>();
     try {
       const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as { version?: number; notes?: Record<string, StatEntry> };
       if (parsed.version === 1 && parsed.notes && typeof parsed.notes === 'object') {
-        previous = new Map(
-          Object.entries(parsed.notes)
-            .filter(([, e]) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number' && typeof e[2] === 'string')
-            // An `outside` that is not text is not trusted: the note is read as if unknown.
-            .map(([notePath, e]) => [notePath, e.length > 3 && typeof e[3] !== 'string' ? [e[0], e[1], e[2]] : e] as [string, StatEntry]),
-        );
+        // One pass, no intermediate arrays: at 50k notes the entries/filter/map chain was a cold search's garbage.
+        for (const [notePath, e] of Object.entries(parsed.notes)) {
+          if (!Array.isArray(e) || typeof e[0] !== 'number' || typeof e[1] !== 'number' || typeof e[2] !== 'string') continue;
+          // An `outside` that is not text is not trusted: the note is read as if unknown.
+          previous.set(notePath, e.length > 3 && typeof e[3] !== 'string' ? [e[0], e[1], e[2]] : e);
+        }
       }
     } catch {
       // None yet, or unreadable: every note is read and hashed, as without a cache.

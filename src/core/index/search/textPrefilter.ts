@@ -1,7 +1,9 @@
 import type { ScannedNote } from '../../kiln/kilnScanner';
 import { isPatternQuery, literalMatcher } from '../../kiln/textSearch';
 import { StatCache } from '../statCache';
-import { readLexicalFile, type LexicalFile } from '../words/lexicalFile';
+import { DiskLexicon } from '../words/diskLexicon';
+import { readLexicalFile } from '../words/lexicalFile';
+import type { NoteBm25Snapshot } from '../words/noteBm25Snapshot';
 import { searchTerm } from '../words/tokenize';
 
 /**
@@ -23,15 +25,17 @@ export async function textPrefilter(indexDir: string, query: string): Promise<((
   if (isPatternQuery(query)) return undefined;
   const words = wholeWords(query.toLowerCase());
   if (words.length === 0) return undefined;
-  const [lexical, stats] = await Promise.all([readLexicalFile(indexDir).catch(() => undefined), StatCache.load(indexDir)]);
+  const [lexical, stats] = await Promise.all([wordIndex(indexDir, words.map(searchTerm)), StatCache.load(indexDir)]);
   if (!lexical) return undefined;
-  const holding = notesHoldingAll(lexical, words.map(searchTerm));
+  const { hashes, holding } = lexical;
   const matches = literalMatcher(query);
+  const oneLine = !query.includes('\n');
   return (note) => {
-    const hash = lexical.hashes.get(note.path);
+    const hash = hashes.get(note.path);
     const entry = stats.entry(note.path);
     if (hash === undefined || !entry || entry[0] !== note.size || entry[1] !== note.mtimeMs || entry[2] !== hash || entry[3] === undefined) return true;
-    return holding.has(note.path) || entry[3].split('\n').some(matches);
+    // A literal without a newline is in some line of the text exactly when it is in the text.
+    return holding.has(note.path) || (oneLine ? matches(entry[3]) : entry[3].split('\n').some(matches));
   };
 }
 
@@ -50,9 +54,31 @@ export function wholeWords(needle: string): string[] {
   return words;
 }
 
+/**
+ * Each indexed note's hash, and the notes holding every term: read by position (only these terms'
+ * postings; at 50k notes the whole file is 55 MB), or from the whole file when it is of an earlier
+ * version. Undefined when there is none or it cannot be used (the notes are all read then).
+ */
+async function wordIndex(indexDir: string, terms: string[]): Promise<{ hashes: Map<string, string>; holding: Set<string> } | undefined> {
+  try {
+    const disk = await DiskLexicon.open(indexDir, null);
+    if (disk) {
+      try {
+        return { hashes: disk.hashes(), holding: disk.notesHoldingAll(terms) };
+      } finally {
+        await disk.close();
+      }
+    }
+    const whole = await readLexicalFile(indexDir);
+    return whole && { hashes: whole.hashes, holding: notesHoldingAll(whole.snapshot, terms) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Paths of the indexed notes holding every term (none when a term is not indexed at all). */
-function notesHoldingAll(lexical: LexicalFile, terms: string[]): Set<string> {
-  const { terms: list, offsets, postDocs, notes } = lexical.snapshot;
+function notesHoldingAll(snapshot: NoteBm25Snapshot, terms: string[]): Set<string> {
+  const { terms: list, offsets, postDocs, notes } = snapshot;
   const ranges = [...new Set(terms)].map((term) => {
     const id = list.indexOf(term);
     return id < 0 ? [0, 0] : [offsets[id], offsets[id + 1]];
