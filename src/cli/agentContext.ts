@@ -33,6 +33,8 @@ export interface AgentContext {
   catalog: HearthAgentCatalog;
   external: AcpAgents;
   workspaceRoot: string;
+  /** The kiln's folder (`kiln_path`, else the workspace). */
+  kilnRoot: string;
   /** The kiln index (opened on first use; shared with semantic_search), for auto context. */
   kilnIndex(): KilnIndex;
   dispose(): Promise<void>;
@@ -101,5 +103,5 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   if (gateway) owned.add(gateway);
   owned.add(toDisposable(() => index?.dispose()));
   owned.add(external);
-  return { llm, catalog, external, workspaceRoot, kilnIndex: () => (index ??= createCliIndex(cli, io)), dispose: () => owned.dispose() };
+  return { llm, catalog, external, workspaceRoot, kilnRoot: kilnContext.kilnRoot, kilnIndex: () => (index ??= createCliIndex(cli, io)), dispose: () => owned.dispose() };
 }

@@ -44,6 +44,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       version,
       log: llm.log,
       env: process.env,
+      kilnRoot: ctx.kilnRoot,
     });
     await closed;
     await served.close();

@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../llm/types';
 import type { ErrorCode } from '../errors';
+import type { ConfinedRoot } from '../fs/confinedRoot';
 import type { AgentTool } from './agentTools';
 import type { AgentControls, AgentSessionInfo, SessionOpening, SignInChoice, SignInRequest } from './agentControls';
 
@@ -139,6 +140,8 @@ export interface AgentStartOptions {
    * read-only tools are offered to the model; asked at the start of each turn.
    */
   readOnly?: () => boolean;
+  /** Internal agents: the kiln's files as this session reads and writes them (an ACP client's `fs/*`), instead of the disk directly. */
+  kilnFiles?: ConfinedRoot;
   /** Internal agents: tools besides the kiln's and the gateway's (an ACP client's own MCP servers); asked at the start of each turn. */
   extraTools?: () => readonly AgentTool[];
 }

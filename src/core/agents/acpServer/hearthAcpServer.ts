@@ -12,6 +12,7 @@ import type { AgentCatalog, AgentEvent, AgentSession, HistoryMessage, Permission
 import { RecordedSession, type TranscriptStore } from '../transcripts';
 import type { ClientReviewer } from './clientReviewer';
 import { eventToUpdate, historyUpdates, stopReasonFor } from './eventUpdates';
+import { ClientFiles } from './clientFiles';
 import { connectClientMcpServers, type ClientMcpTools } from './clientMcpServers';
 import { historyFromTranscript } from './transcriptHistory';
 
@@ -26,6 +27,8 @@ export interface HearthAcpDeps {
   log: Logger;
   /** The environment a stdio MCP server of the client inherits (before the client's own variables). */
   env?: NodeJS.ProcessEnv;
+  /** The kiln's folder: with a client that offers `fs/*`, its notes are read and written through the client. */
+  kilnRoot?: string;
 }
 
 const MODES: acp.SessionMode[] = [
@@ -49,6 +52,8 @@ interface ServedSession {
 /** close(): every served session ends (its turn, its internal session, the client's MCP servers it started). */
 export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close(): Promise<void> } {
   const sessions = new Map<string, ServedSession>();
+  // What the client said it can do at initialize: `fs` decides whether notes go through it.
+  let clientFs: acp.FileSystemCapabilities | undefined;
   const log = deps.log.child('acp-server');
 
   async function configOptions(session: ServedSession): Promise<acp.SessionConfigOption[]> {
@@ -74,6 +79,7 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close
       // The ask mode offers the model only read-only tools; the reviewer still refuses any write.
       readOnly: () => session.mode === 'ask',
       extraTools: () => session.mcp?.tools() ?? [],
+      ...(deps.kilnRoot && (clientFs?.readTextFile || clientFs?.writeTextFile) ? { kilnFiles: clientFiles(deps.kilnRoot, session, client) } : {}),
       host: { requestPermission: (request, signal) => askClient(client, session.id, request, signal) },
     });
     return session.inner;
@@ -101,6 +107,14 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close
     return session;
   }
 
+  function clientFiles(kilnRoot: string, session: ServedSession, client: acp.AgentContext): ClientFiles {
+    const sessionId = () => session.id;
+    return new ClientFiles(kilnRoot, {
+      ...(clientFs?.readTextFile ? { readTextFile: async (path: string) => (await client.request<acp.ReadTextFileResponse>('fs/read_text_file', { sessionId: sessionId(), path })).content } : {}),
+      ...(clientFs?.writeTextFile ? { writeTextFile: async (path: string, content: string) => void (await client.request('fs/write_text_file', { sessionId: sessionId(), path, content })) } : {}),
+    }, log);
+  }
+
   const requireSession = (id: string) => {
     const session = sessions.get(id);
     if (!session) throw acp.RequestError.resourceNotFound(id);
@@ -115,7 +129,7 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close
 
   acp
     .agent({ name: 'hearth' })
-    .onRequest('initialize', () => ({
+    .onRequest('initialize', ({ params }) => ((clientFs = params.clientCapabilities?.fs), {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,

@@ -6,7 +6,9 @@
 import type { HearthConfig } from '../../config/schema';
 import { describeError } from '../../errors';
 import type { Logger } from '../../host';
+import type { ConfinedRoot } from '../../fs/confinedRoot';
 import { createKilnTools } from '../../kiln/tools/kilnTools';
+import { kilnWriteGate } from '../../kiln/tools/kilnWriteGate';
 import type { KilnToolContext } from '../../kiln/tools/kilnTool';
 import { LlmError } from '../../llm/errors';
 import type { LlmRuntime } from '../../llm/llmRuntime';
@@ -43,11 +45,13 @@ export function resolveModel(runtime: LlmRuntime, id: string | undefined): Provi
 }
 
 /** Every tool the agent could use, before the card's and the size filter. */
-export function allTools(deps: Pick<InternalAgentDeps, 'kilnContext' | 'gateway'>): AgentTool[] {
+export function allTools(deps: Pick<InternalAgentDeps, 'kilnContext' | 'gateway'>, files?: ConfinedRoot): AgentTool[] {
   // Permission is asked by the loop through the surface, so the kiln tools must not ask again.
   // With a reviewer, the diff review is the one question a kiln write asks (the loop does not ask too).
   const reviewed = deps.kilnContext.reviewer !== undefined && deps.kilnContext.reviewEdits !== undefined && deps.kilnContext.reviewEdits !== 'never';
-  const kiln = createKilnTools({ ...deps.kilnContext, confirmDestructive: false }).map((tool) => fromKilnTool(tool, reviewed && !tool.readOnly));
+  // Other files (an ACP client's): reads and writes go through them, behind a gate of their own with the same protection.
+  const context = files ? { ...deps.kilnContext, files, gate: kilnWriteGate(deps.kilnContext, files) } : deps.kilnContext;
+  const kiln = createKilnTools({ ...context, confirmDestructive: false }).map((tool) => fromKilnTool(tool, reviewed && !tool.readOnly));
   const gateway = deps.gateway ? deps.gateway.tools().map((tool) => fromGatewayTool(tool, deps.gateway!)) : [];
   return [...kiln, ...gateway];
 }
@@ -73,7 +77,7 @@ export async function startInternalAgent(card: AgentCard, options: AgentStartOpt
   }
   // A read-only mode never offers a writing tool: the model cannot be tempted into a call that would be refused.
   const tools = () => {
-    const own = allTools(deps);
+    const own = allTools(deps, options.kilnFiles);
     return filterTools([...own, ...withoutClashes(options.extraTools?.() ?? [], own)], { globs: card.tools, readOnlyOnly: small || options.readOnly?.() === true });
   };
   const onSkipped = ({ label, reason }: SkippedRulesFile) => deps.log.child('agents').warn(`rules file ${label} skipped: ${reason}`);
