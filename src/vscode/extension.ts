@@ -169,7 +169,13 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       const editorProviders: ProviderFactories = { githubcopilot: (settings) => new EditorLmProvider(settings) };
       const llm = new LlmRuntime(() => configService.current, { redactor, log }, editorProviders);
       llmRuntime = llm;
-      const modelSwitcher = new ModelSwitcher({ runtime: llm, workspaceRoot: () => configService.workspaceRoot, config: () => configService.current, log });
+      const modelSwitcher = new ModelSwitcher({
+        runtime: llm,
+        workspaceRoot: () => configService.workspaceRoot,
+        config: () => configService.current,
+        reload: () => configService.reload(),
+        log,
+      });
       const modelStatus = new ModelStatus(llm, configService, statusBar, log);
       // The model picked in this workspace outlives a reload until the configured default changes.
       const remembered = new RememberedModel({ selection: llm.selection, configuredId: () => configuredModelId(configService.current), storage: context.workspaceState, log });

@@ -96,9 +96,7 @@ export class RememberedModel implements Disposable {
   private async save(): Promise<void> {
     const override = this.deps.selection.override;
     if (!override) return this.forget();
-    // What was configured when this was picked: a remembered entry keeps its `over` across switches.
-    const over = this.read()?.over ?? this.deps.configuredId();
-    await this.write({ id: this.deps.selection.currentId(), provider: override.provider, over });
+    await this.write({ id: this.deps.selection.currentId(), provider: override.provider, over: this.deps.configuredId() });
   }
 
   private forget(): Promise<void> {

@@ -37,6 +37,8 @@ export interface ModelSwitcherDeps {
   workspaceRoot: () => string | undefined;
   /** The loaded configuration: its files and each value's source decide what a save must copy. */
   config: () => LoadedConfig;
+  /** Loads the configuration again now: a saved choice applies before the next switch (which a later reload would undo). */
+  reload?: () => Promise<void>;
   log: Logger;
 }
 
@@ -184,6 +186,7 @@ export class ModelSwitcher implements vscode.Disposable, vscode.TextDocumentCont
       const choice = { provider: current.name, ...(current.model ? { model: current.model } : {}), implicit: current.implicit };
       const result = await saveModelChoice(choice, { target, files: loaded.files, sources: loaded.sources });
       this.deps.log.info(`saved ${result.keys.join(', ')} to ${result.file}`);
+      await this.deps.reload?.();
       for (const note of result.notes) this.deps.log.info(note);
       const where = target === 'user' ? 'your user config' : '.hearth/config.toml';
       void vscode.window.showInformationMessage(`Hearth: saved ${formatModelId(current.name, current.model)} to ${where}.${result.notes.length ? ` ${result.notes.join(' ')}` : ''}`);
