@@ -121,6 +121,12 @@ export class HearthAgentCatalog implements AgentCatalog {
     return this.options.external.listSessions(name, cwd);
   }
 
+  async closeSession(name: string, cwd: string, sessionId: string): Promise<boolean> {
+    const external = (await this.externalAgents()).find((agent) => agent.name === name);
+    if (!external?.available || !this.options.external?.closeSession) return false;
+    return this.options.external.closeSession(name, cwd, sessionId);
+  }
+
   /** External discovery failing must not hide the internal agents; in an untrusted folder none is available. */
   private async externalAgents(): Promise<AgentDescriptor[]> {
     if (!this.options.external) return [];

@@ -168,4 +168,6 @@ export interface AgentCatalog {
   start(name: string, options: AgentStartOptions): Promise<AgentSession>;
   /** An external agent's own saved sessions in `cwd` (session/list); throws when it has none to list. */
   listSessions?(name: string, cwd: string): Promise<AgentSessionInfo[]>;
+  /** Closes an external agent's saved session that no surface has open (its conversation was deleted); false when it offers no close. */
+  closeSession?(name: string, cwd: string, sessionId: string): Promise<boolean>;
 }

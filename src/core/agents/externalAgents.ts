@@ -12,6 +12,8 @@ export interface ExternalAgents {
   start(name: string, options: AgentStartOptions): Promise<AgentSession>;
   /** The agent's own saved sessions in `cwd` (session/list), started just for the question. */
   listSessions?(name: string, cwd: string): Promise<AgentSessionInfo[]>;
+  /** Closes one of the agent's saved sessions (session/close), started just for it; false when the agent offers no close. */
+  closeSession?(name: string, cwd: string, sessionId: string): Promise<boolean>;
   /** Ends every session still running (on deactivate / CLI exit), so no process is left behind. */
   dispose?(): Promise<void>;
 }

@@ -13,7 +13,13 @@ import { createAgents, fixtureProfile, tempWorkspace } from '../agents/acp/helpe
 import { MemoryStorage, until } from './fakeCatalog';
 
 function catalogOf(agents: ReturnType<typeof createAgents>['agents']): AgentCatalog {
-  return { list: () => agents.list(), defaultAgent: async () => 'scripted', start: (name, options) => agents.start(name, options), listSessions: (name, cwd) => agents.listSessions(name, cwd) };
+  return {
+    list: () => agents.list(),
+    defaultAgent: async () => 'scripted',
+    start: (name, options) => agents.start(name, options),
+    listSessions: (name, cwd) => agents.listSessions(name, cwd),
+    closeSession: (name, cwd, id) => agents.closeSession(name, cwd, id),
+  };
 }
 
 function panel(catalog: AgentCatalog, storage: MemoryStorage, preferences: MemoryStorage, cwd: string, signIn?: ChatControllerDeps['signIn']) {
@@ -156,6 +162,30 @@ describe('chat with an external agent over ACP', () => {
     await p.controller.handle({ type: 'send', text: 'whoami' });
     const error = p.state().conversation.turns[0]!.events.find((e) => e.type === 'error');
     assert.ok(error?.type === 'error' && error.code === 'acp.auth_required' && /set FIXTURE_API_KEY/.test(error.remedy ?? ''), JSON.stringify(error));
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('deleting a conversation that is not the one shown closes its agent session (the agent started just for it)', async () => {
+    const { agents, channels } = scripted({ HEARTH_FIXTURE_SESSIONS: 'resume,list,close' });
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'remember the sloe' });
+    const deleted = p.state().conversation;
+    const sessionId = deleted.agentSession!.id;
+    await p.controller.handle({ type: 'newChat' });
+    await p.controller.handle({ type: 'send', text: 'remember the rowan' });
+    const kept = p.state().conversation.agentSession!.id;
+    const running = channels.length;
+    await p.controller.handle({ type: 'deleteConversation', id: deleted.id });
+    assert.equal(channels.length, running + 1, 'a process of the agent was started to close it');
+    const replies: HostMessage[] = [];
+    await p.controller.handle({ type: 'listAgentSessions', agent: 'scripted' }, (m) => replies.push(m));
+    const listed = replies.find((m) => m.type === 'agentSessions');
+    assert.ok(listed?.type === 'agentSessions');
+    const ids = listed.sessions.map((s) => s.sessionId);
+    assert.ok(!ids.includes(sessionId), 'the deleted conversation\'s session is closed');
+    assert.ok(ids.includes(kept), 'the shown conversation\'s session stays');
+    assert.equal(p.lastReply(), 'remembered:["remember the rowan"]');
     await p.controller.dispose();
     await agents.dispose();
   });

@@ -9,6 +9,7 @@ import { limitsFromConfig, type AcpLimits } from './acpLimits';
 import type { AcpSession } from './session/acpSession';
 import { defineAgents } from './profiles/agentProfiles';
 import { resolveAgentEnv } from './connection/agentEnv';
+import type { AgentConnection } from './connection/agentConnection';
 import type { AgentTransport } from './connection/agentTransport';
 import { probeAgents, type ProbedAgent } from './profiles/discovery';
 import type { GatewayOffer } from './connection/gatewayOffer';
@@ -108,7 +109,21 @@ export class AcpAgents implements ExternalAgents {
   }
 
   /** Starts the agent only to ask for its saved sessions in `cwd` (session/list), then stops it. */
-  async listSessions(name: string, cwd: string): Promise<AgentSessionInfo[]> {
+  listSessions(name: string, cwd: string): Promise<AgentSessionInfo[]> {
+    return this.sessionless(name, cwd, (conn) => conn.listSessions(cwd));
+  }
+
+  /**
+   * Starts the agent only to close one of its saved sessions (session/close), then stops it: a
+   * conversation deleted while another is open frees what the agent keeps for it. False when the
+   * agent offers no session/close (or did not answer in time).
+   */
+  closeSession(name: string, cwd: string, sessionId: string): Promise<boolean> {
+    return this.sessionless(name, cwd, (conn) => conn.closeSession(this.limits.cancelGraceMs, sessionId));
+  }
+
+  /** The agent started with no session of its own, for one request; stopped after it. */
+  private async sessionless<T>(name: string, cwd: string, work: (conn: AgentConnection) => Promise<T>): Promise<T> {
     const { launch } = await this.launchOf(name, cwd);
     const { AgentConnection } = await import('./connection/agentConnection');
     this.assertNotDisposed();
@@ -133,7 +148,7 @@ export class AcpAgents implements ExternalAgents {
       ...(this.options.transport ? { transport: this.options.transport } : {}),
     });
     try {
-      return await conn.listSessions(cwd);
+      return await work(conn);
     } finally {
       await conn.close();
     }

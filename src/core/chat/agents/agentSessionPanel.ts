@@ -104,6 +104,15 @@ export class AgentSessionPanel {
     }
   }
 
+  /**
+   * The agent's session of a conversation no panel shows any more (deleted from the history) is
+   * closed (session/close, the agent started just for it). Housekeeping only: the conversation is
+   * gone either way, so an agent that cannot close it, or is not installed now, changes nothing.
+   */
+  async closeSaved(saved: { agent: string; id: string }): Promise<void> {
+    await this.deps.catalog.closeSession?.(saved.agent, this.deps.cwd(), saved.id).catch(() => false);
+  }
+
   dispose(): void {
     this.listening?.dispose();
   }

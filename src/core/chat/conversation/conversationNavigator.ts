@@ -115,12 +115,15 @@ export class ConversationNavigator {
   }
 
   async delete(id: string): Promise<void> {
+    const agentSession = this.deps.conversations.saved(id)?.agentSession;
     if (!(await this.deps.conversations.delete(id, (message, detail) => this.deps.confirm(message, detail)))) return;
     if (id === this.conversation.id) {
       await this.endSession(true);
       return this.newChat();
     }
     this.deps.postState();
+    // Not the one shown, so no agent runs for it: the agent is started just to close its session.
+    if (agentSession) await this.deps.agentPanel.closeSaved(agentSession);
   }
 
   private fireAgent(): void {

@@ -166,9 +166,9 @@ export class AgentConnection {
   }
 
   /** session/close where the agent offers it (it frees what it keeps for the session); false when not offered. */
-  async closeSession(timeoutMs: number): Promise<boolean> {
-    if (!this.agentCapabilities?.sessionCapabilities?.close || !this.sessionId || this.exited) return false;
-    const closed = this.connection.agent.request(acp.methods.agent.session.close, { sessionId: this.sessionId }).then(() => true);
+  async closeSession(timeoutMs: number, sessionId = this.sessionId): Promise<boolean> {
+    if (!this.agentCapabilities?.sessionCapabilities?.close || !sessionId || this.exited) return false;
+    const closed = this.connection.agent.request(acp.methods.agent.session.close, { sessionId }).then(() => true);
     return Promise.race([closed, new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs).unref?.())]);
   }
 
