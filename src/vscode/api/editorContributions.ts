@@ -26,7 +26,7 @@ export function hasLanguageModelToolApi(): boolean {
   return typeof (vscode.lm as { registerTool?: unknown } | undefined)?.registerTool === 'function';
 }
 
-/** `vscode.lm.registerMcpServerDefinitionProvider` and `McpHttpServerDefinition` (1.101): the gateway in VS Code's MCP support. */
+/** `vscode.lm.registerMcpServerDefinitionProvider` and `McpHttpServerDefinition` (in code-server's 1.100.3; stable in the 1.101 types): the gateway in VS Code's MCP support. */
 export function hasMcpServerDefinitionApi(): boolean {
   const register = (vscode.lm as { registerMcpServerDefinitionProvider?: unknown } | undefined)?.registerMcpServerDefinitionProvider;
   return typeof register === 'function' && typeof (vscode as { McpHttpServerDefinition?: unknown }).McpHttpServerDefinition === 'function';
@@ -36,7 +36,7 @@ export function editorContributions(): EditorContribution[] {
   return [
     { what: 'the @hearth chat participant', since: '1.90', present: hasChatParticipantApi() },
     { what: 'the kiln tools as language model tools', since: '1.95', present: hasLanguageModelToolApi() },
-    { what: 'the gateway as an MCP server definition', since: '1.101', present: hasMcpServerDefinitionApi() },
+    { what: 'the gateway as an MCP server definition', since: '1.100', present: hasMcpServerDefinitionApi() },
     { what: 'Hearth\'s models in the model picker', since: '1.104', present: languageModelChatProviderApi() !== undefined },
   ];
 }
