@@ -105,6 +105,16 @@ describe('invocation', () => {
       ['list_notes', { folder: '..' }],
       ['create_note', { path: 'huge.md', content: 'x'.repeat(MAX_EDITOR_TOOL_ARGS_CHARS + 1) }],
       ['read_note', 'not an object'],
+      // The newer tools (#25): moves, exact edits, links and mentions stay inside the kiln and within their limits.
+      ['move_note', { from: 'Bread.md', to: '../moved.md' }],
+      ['move_note', { from: 'Bread.md', to: join(outside, 'moved.md') }],
+      ['move_note', { from: '../' + outside.split('/').pop() + '/secret.md', to: 'stolen.md' }],
+      ['edit_note', { path: 'link.md', edits: [{ old: 'SECRET', new: 'gone' }] }],
+      ['edit_note', { path: 'Bread.md', edits: Array.from({ length: 101 }, (_, i) => ({ old: `x${i}`, new: 'y' })) }],
+      ['get_links', { path: join(outside, 'secret.md') }],
+      ['unlinked_mentions', { path: 'Bread.md', limit: 1e9 }],
+      ['related_notes', { text: 'x'.repeat(10_001) }],
+      ['text_search', { query: 'y'.repeat(10_001) }],
     ];
     for (const [name, args] of calls) {
       const result = await callFromEditor(tool(name), args, undefined, origin);
@@ -115,5 +125,7 @@ describe('invocation', () => {
     assert.equal(existsSync(join(outside, 'escaped.md')), false);
     assert.equal(existsSync(join(root, '..', 'escaped.md')), false);
     assert.equal(existsSync(join(root, 'huge.md')), false);
+    assert.equal(existsSync(join(root, '..', 'moved.md')) || existsSync(join(outside, 'moved.md')) || existsSync(join(root, 'stolen.md')), false);
+    assert.equal(readFileSync(join(root, 'Bread.md'), 'utf8'), ORIGINAL, 'the note stayed where and as it was');
   });
 });
