@@ -99,10 +99,11 @@ export class TurnRunner {
         emit({ type: 'error', code: errorCode(error, 'chat.unexpected'), message: describeError(error), ...(typeof remedy === 'string' ? { remedy } : {}) });
       }
     }
-    if (unanswered && !abort.signal.aborted) await this.offerChoices(turn.id);
     if (abort.signal.aborted) emit({ type: 'done', stopReason: 'cancelled' });
     else if (!turn.events.some((e) => e.type === 'done')) emit({ type: 'done', stopReason: turn.events.some((e) => e.type === 'error') ? 'error' : 'end_turn' });
     turn.status = finalStatus(turn.events);
+    // Not awaited: looking at what this machine has (other providers' lists) must not hold the turn open.
+    if (unanswered && !abort.signal.aborted) void this.offerChoices(turn.id);
     // Sources from the unclipped events: a long search result is cut in the stored turn.
     const sources = new SourceList();
     sources.addAttachments(turn.attachments);
