@@ -15,6 +15,7 @@ import { McpServerSchema } from '../../src/core/config/schema';
 import { resolveSecret } from '../../src/core/config/resolveSecret';
 import { Gateway } from '../../src/core/gateway/gateway';
 import { signIn } from '../../src/core/gateway/oauth/oauthLogin';
+import type { UpstreamState } from '../../src/core/gateway/upstreamTypes';
 import { fileOAuthStore } from '../../src/core/gateway/oauth/oauthStore';
 import type { Logger } from '../../src/core/host';
 import { Redactor } from '../../src/core/logging/redactor';
@@ -30,6 +31,10 @@ const log: Logger = { trace: () => {}, debug: line('debug'), info: line('info'),
 function argumentsFor(tool: Tool): Record<string, unknown> {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>;
   return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.type === 'number' || schema.type === 'integer' ? 2 : schema.type === 'boolean' ? true : 'test']));
+}
+
+function needsSignIn(state: UpstreamState): boolean {
+  return state.kind === 'down' && state.code === 'gateway.upstream_sign_in';
 }
 
 /** The browser's part: open the authorization URL and follow its redirect to the loopback callback. */
@@ -64,7 +69,7 @@ async function main(): Promise<number> {
   try {
     await gateway.applyConfig([config]);
     let upstream = gateway.upstreamList[0]!;
-    if (upstream.state.kind === 'down' && upstream.state.code === 'gateway.upstream_sign_in') {
+    if (needsSignIn(upstream.state)) {
       log.info(`${scenario}: sign-in needed, signing in`);
       await signIn({ name: config.name, url, clientId: context.client_id }, { store, open: browser, redactor, waitMs: 20_000 });
       await upstream.restart();
@@ -72,7 +77,15 @@ async function main(): Promise<number> {
     }
     if (upstream.state.kind !== 'ready') throw new Error(`upstream not ready: ${JSON.stringify(upstream.state)}`);
     for (const tool of gateway.tools()) {
-      const result = await gateway.callTool(tool.exposedName, argumentsFor(tool.definition));
+      let result = await gateway.callTool(tool.exposedName, argumentsFor(tool.definition)).catch((error: unknown) => error);
+      // Refused for want of scope (a step-up): the user signs in again, once, as `hearth mcp login` would be run.
+      if (needsSignIn(upstream.state)) {
+        log.info(`${scenario}: sign-in needed again (${tool.exposedName}), signing in`);
+        await signIn({ name: config.name, url, clientId: context.client_id }, { store, open: browser, redactor, waitMs: 20_000 });
+        await upstream.restart();
+        result = await gateway.callTool(tool.exposedName, argumentsFor(tool.definition));
+      }
+      if (result instanceof Error) throw result;
       log.info(`${tool.exposedName}: ${JSON.stringify(result).slice(0, 300)}`);
     }
     return 0;

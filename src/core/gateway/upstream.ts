@@ -48,6 +48,8 @@ export class Upstream {
   readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
   /** The log level a gateway client asked for; applied to every connection from now on. */
   private logLevel: LoggingLevel | undefined;
+  /** A sign-in refusal seen on generation `gen`'s connection (its close is then reported as that). */
+  private signInSeen: { gen: number; error: GatewayError } | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -190,6 +192,10 @@ export class Upstream {
       });
       client.onerror = (error) => {
         log.debug(`transport error: ${describeError(error)}`);
+        // A server may ask for a token only after initialize: the refusal arrives here, and the
+        // connection's close that follows must then say "sign-in needed", not "connection closed".
+        const signIn = signInError(error) ?? (error instanceof UnauthorizedError ? this.signInNeeded(error) : undefined);
+        if (signIn) this.signInSeen = { gen, error: signIn };
         // Remote transports report a lost stream as an error without closing; check the connection.
         if (this.config.transport.type !== 'stdio' && this._state.kind === 'ready') void this.probe(gen);
       };
@@ -229,14 +235,16 @@ export class Upstream {
     }
     const signIn = signInError(error);
     if (signIn) return signIn;
-    if (error instanceof UnauthorizedError) {
-      return new GatewayError('gateway.upstream_sign_in', `Upstream "${this.name}" needs sign-in: run \`hearth mcp login ${this.name}\` (or "Sign in" in the editor)`, this.name, { cause: error });
-    }
+    if (error instanceof UnauthorizedError) return this.signInNeeded(error);
     const broken = this.brokenReason(connection);
     if (broken) return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
     const lastLine = stderr.split('\n').filter(Boolean).pop();
     const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
     return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
+  }
+
+  private signInNeeded(cause: unknown): GatewayError {
+    return new GatewayError('gateway.upstream_sign_in', `Upstream "${this.name}" needs sign-in: run \`hearth mcp login ${this.name}\` (or "Sign in" in the editor)`, this.name, { cause });
   }
 
   /** Why this connection's stream was given up on (a message over max_message_mb, non-JSON output), if it was. */
@@ -314,7 +322,8 @@ export class Upstream {
     void client?.close().catch(() => {});
     void transport?.close().catch(() => {});
     this.log.warn(`disconnected: ${reason}`);
-    this.failed(this.generation, new GatewayError('gateway.upstream_down', reason, this.name));
+    const signIn = this.signInSeen?.gen === gen ? this.signInSeen.error : undefined;
+    this.failed(this.generation, signIn ?? new GatewayError('gateway.upstream_down', reason, this.name));
   }
 
   private failed(gen: number, error: GatewayError): void {

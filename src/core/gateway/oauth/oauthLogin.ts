@@ -51,13 +51,16 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
   const provider = (current.provider = new UpstreamOAuthProvider(upstream, options.store, { redirectUrl, open: options.open, redactor: options.redactor }));
   const fetchFn = oauthFetch(options.requestTimeoutMs);
   // What the server's 401 names (its metadata's own address, the scope it wants) guides discovery
-  // as it did the connection that found sign-in was needed; configured scopes win.
+  // as it did the connection that found sign-in was needed. The scope asked for: the configured
+  // scopes and any the server demanded since (a step-up), else the challenge's.
   const { resourceMetadataUrl, scope: challenged } = await challenge(upstream.url, options.requestTimeoutMs ?? OAUTH_REQUEST_TIMEOUT_MS);
-  const scope = upstream.scopes?.length ? upstream.scopes.join(' ') : challenged;
+  const earlier = await options.store.read(oauthKey(upstream.name, upstream.url));
+  const wanted = [...new Set([...(upstream.scopes ?? []), ...(earlier?.scope?.split(' ') ?? [])].filter(Boolean))];
+  const scope = wanted.length ? wanted.join(' ') : challenged;
   const timer = setTimeout(() => rejectCode(new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" timed out after ${Math.round((options.waitMs ?? LOGIN_WAIT_MS) / 1000)} s`, upstream.name)), options.waitMs ?? LOGIN_WAIT_MS);
   try {
     // Tokens from an earlier sign-in must not short-circuit a requested new one.
-    await options.store.write(oauthKey(upstream.name, upstream.url), { client: (await options.store.read(oauthKey(upstream.name, upstream.url)))?.client });
+    await options.store.write(oauthKey(upstream.name, upstream.url), { client: earlier?.client });
     const first = await auth(provider, { serverUrl: upstream.url, scope, resourceMetadataUrl, fetchFn });
     if (first === 'AUTHORIZED') return;
     const code = await codeArrived;

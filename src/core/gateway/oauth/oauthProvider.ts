@@ -91,7 +91,12 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
-    if (!this.options.open) throw this.signInNeeded();
+    if (!this.options.open) {
+      // Nobody to ask now; the scope the SDK chose from the refusal (a step-up's) waits for the sign-in.
+      const scope = url.searchParams.get('scope');
+      if (scope) await this.store.write(this.key, { ...(await this.record()), scope });
+      throw this.signInNeeded();
+    }
     await this.options.open(url);
   }
 

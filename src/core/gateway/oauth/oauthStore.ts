@@ -10,6 +10,8 @@ export interface OAuthRecord {
   /** When the access token expires (epoch ms), from `expires_in` at the time it was saved. */
   expiresAt?: number;
   client?: OAuthClientInformationMixed;
+  /** The scope the server last asked for when it refused (a step-up): the next sign-in asks for it. */
+  scope?: string;
 }
 
 /** Where the records live: the editor's secret storage, or a file only the user can read (CLI). */
