@@ -192,8 +192,10 @@ export function ensureCodeServer({ editor = '1.100', quiet = false } = {}) {
   if (paths.nodeBin) {
     env.PATH = `${dirname(paths.nodeBin)}${delimiter}${process.env.PATH ?? ''}`;
     env.npm_config_nodedir = paths.nodeDir;
-    // npm_node_execpath and friends from an outer `npm run` would name the system Node.
-    for (const key of ['npm_node_execpath', 'npm_execpath', 'NODE']) delete env[key];
+    // npm_node_execpath and friends from an outer `npm run` (npm start, npm test) would name the
+    // system Node — the user agent too, which npm reads back as its config and code-server's
+    // postinstall checks ("requires node v24 … you are on node v20").
+    for (const key of ['npm_node_execpath', 'npm_execpath', 'NODE', 'npm_config_user_agent']) delete env[key];
   }
   say(`npm install code-server@${paths.codeServer} --ignore-scripts (about a minute, ${paths.node ? '~600' : '~300'} MB)`);
   installStep('setup.npm_install_failed', `npm install code-server@${paths.codeServer} failed`, REGISTRY_REMEDY, () =>
