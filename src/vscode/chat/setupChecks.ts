@@ -9,6 +9,11 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LlmRuntime } from '../../core/llm/llmRuntime';
 import type { ConfigService } from '../config/configService';
+import { onPath, RUNNER_PROGRAM } from './unansweredProvider';
+
+function runnerProgramNote(installed: boolean): string {
+  return installed ? ` ${RUNNER_PROGRAM} is installed here: start it with \`${RUNNER_PROGRAM} serve\`.` : ` ${RUNNER_PROGRAM} is not installed here (https://ollama.com/download).`;
+}
 import { describeConfigFiles } from '../walkthrough/configFiles';
 
 export const SETUP_COMMANDS = {
@@ -50,7 +55,9 @@ export function registerSetupChecks(configService: ConfigService, llm: () => Llm
       const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Hearth: asking ${active.name}` }, () => runtime.catalog.list({ refresh: true }));
       const entry = listing.find((e) => e.provider === active.name);
       const report = entry ? runnerReport(entry, active.model) : { line: `${active.name} did not answer the model listing`, problem: true };
-      const text = `Hearth: chat uses ${runtime.selection.currentId()} (${active.type}). ${report.line}`;
+      // What the chat's "did not answer" choices offer too: start the runner, or install it.
+      const installed = report.problem && active.type === 'local_runner' && !entry?.models.length ? runnerProgramNote(onPath(RUNNER_PROGRAM, process.env)) : '';
+      const text = `Hearth: chat uses ${runtime.selection.currentId()} (${active.type}). ${report.line}${installed}`;
       void (report.problem ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(text);
     }),
     vscode.commands.registerCommand(SETUP_COMMANDS.checkIndex, async () => {

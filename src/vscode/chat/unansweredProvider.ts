@@ -18,7 +18,7 @@ import type { ConfigService } from '../config/configService';
 import { editorModelId, HEARTH_VENDOR } from '../models/editorLmProvider';
 
 /** The local runner's program, as Check Local Runner and the README name it. */
-const RUNNER_PROGRAM = 'ollama';
+export const RUNNER_PROGRAM = 'ollama';
 const RUNNER_DOWNLOAD = 'https://ollama.com/download';
 /** How long the choices may wait for the other providers' model lists. */
 const LISTING_CAP_MS = 5_000;
