@@ -11,6 +11,7 @@ import { runAgentTurn } from './agentTurn';
 import type { CommonFlags } from './cliContext';
 import { UsageError } from './cliContext';
 import type { CliIo } from './cliIo';
+import { terminalSignIn } from './terminalSignIn';
 import { terminalPermissionHost } from './terminalPermission';
 import { applyAgentFlags } from './agentOptionFlags';
 import type { HearthAgentCatalog } from '../core/agents/agentCatalog';
@@ -48,7 +49,11 @@ export async function askAgent(name: string, question: string, flags: AskFlags, 
         throw error;
       }
     }
-    const host = terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor: ctx.llm.cli.redactor });
+    const redactor = ctx.llm.cli.redactor;
+    const host = {
+      ...terminalPermissionHost({ stderr: io.stderr, stdin: io.stdin, yes: flags.yes === true, redactor }),
+      signIn: terminalSignIn({ stderr: io.stderr, stdin: io.stdin, env: io.env, redactor }),
+    };
     const resume = flags.resume !== undefined ? flags.resume || (await latestSession(ctx.catalog, agent, ctx.workspaceRoot)) : undefined;
     const session = await ctx.catalog.start(agent, {
       host,
