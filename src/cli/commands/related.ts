@@ -10,10 +10,11 @@ import { indexWithProgress } from './indexKiln';
 
 const HELP = `Usage: hearth related NOTE | --text "…" [--limit N] [--json] [--workspace DIR]
 
-Lists the notes nearest to a note (its title and opening are the query; the note itself is left
-out) or to a text, from the kiln index's hybrid ranking (words and meaning): one result per note
-with its best section and a relevance from 0 to 1. The index is brought up to date first (only
-changed notes are embedded).
+Lists the notes nearest to a note or to a text, from the kiln index: for a note, the notes whose
+meaning as a whole (the mean of their sections' vectors) is nearest to its own (the note itself is
+left out; where the index keeps no vectors of its own, its title and opening are a hybrid query);
+for a text, the hybrid ranking (words and meaning). One result per note with its best section and
+a relevance from 0 to 1. The index is brought up to date first (only changed notes are embedded).
 
       --text TEXT      find notes related to this text instead of a note
       --limit N        at most N notes (default 10)

@@ -26,7 +26,12 @@ export function indexSemanticSearch(index: () => KilnIndex | undefined, beforeSe
   search.text = async (query, limit, _signal, options = {}) =>
     (await searching())?.inOwnStore('text', (store) => searchInStore(store, 'text', query, { limit, chunks: options.chunks, snippetChars: options.snippetChars, folder: options.folder }));
   search.indexing = () => index()?.indexing;
-  search.notes = () => index();
+  // Related notes by note read the index's own vectors: up to date first, as a search would be.
+  search.notes = async () => {
+    const current = index();
+    if (current) await beforeSearch?.(current);
+    return current;
+  };
   search.wordsOnly = () => index()?.wordsOnly;
   search.properties = async (wanted, limit) =>
     (await searching())?.inOwnStore('property', async (store) => store.propertySearch?.(wanted, limit));

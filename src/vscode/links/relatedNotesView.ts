@@ -1,6 +1,7 @@
 /**
- * The Related Notes view: the notes nearest in meaning and words to the active note, or to the
- * selection when there is one (the index's hybrid ranking, one row per note with its best section).
+ * The Related Notes view: the notes nearest in meaning to the active note as a whole (their
+ * centroids, NoteCentroids), or in meaning and words to the selection when there is one (the
+ * index's hybrid ranking); one row per note with its best section.
  * A click opens the note at that section; an action inserts a `[[link]]` to it at the cursor. While
  * the index is missing or being built, the view says so instead of showing nothing.
  */

@@ -30,7 +30,7 @@ export interface SemanticSearchFn {
   /** While the index is being built: notes embedded of those the run must embed (results then cover part of the kiln). */
   indexing?(): { done: number; total: number } | undefined;
   /** The index's notes and their vectors, for related notes by note (their centroids). */
-  notes?(): NoteVectorSource | undefined;
+  notes?(): Promise<NoteVectorSource | undefined>;
   /** Why results are matched on words alone (the embedding model is not available), while they are. */
   wordsOnly?(): string | undefined;
 }

@@ -106,7 +106,7 @@ export async function relatedNotes(
     const title = graph.note(where.relative)?.title ?? '';
     query = `${title}\n${splitNote(text).body}`.slice(0, RELATED_QUERY_CHARS);
     from = { path: where.relative };
-    const source = ctx.semanticSearch.notes?.();
+    const source = await ctx.semanticSearch.notes?.();
     const near = source && (await centroidsOf(source).nearest(where.relative, limit, signal));
     results = near && near.map((note) => relatedByMeaning(note, linked));
   }
@@ -156,7 +156,7 @@ export function linkTools(ctx: BoundKilnContext): KilnTool[] {
     name: 'related_notes',
     title: 'Related notes',
     description:
-      'The notes nearest in meaning and words to a note (by path) or to a text, from the kiln index: one result per note with its best section and a relevance from 0 to 1; `linked` says whether the note already links to it.',
+      'The notes nearest in meaning to a note as a whole (by path: the mean of its sections\' vectors), or in meaning and words to a text, from the kiln index: one result per note with its best section and a relevance from 0 to 1; `linked` says whether the note already links to it.',
     schema: z
       .strictObject({
         path: z.string().min(1).optional().describe('Note to find related notes for'),
