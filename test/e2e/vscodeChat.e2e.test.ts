@@ -122,6 +122,15 @@ async function ask(message: string, key: string): Promise<Locator> {
 const complete = (response: Locator) =>
   until('the answer to complete', async () => ((await response.evaluate((el) => el.classList.contains('chat-response-loading'))) ? undefined : true), 60_000);
 
+/** "Hearth: Undo Last Agent Change", confirmed: Bread.md is as it was, byte for byte. */
+async function undoRestoresBread(): Promise<void> {
+  await runCommand(page, 'Hearth: Undo Last Agent Change');
+  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
+  await confirm.waitFor({ timeout: 30_000 });
+  await confirm.click();
+  await until('Bread.md restored byte for byte', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === BREAD ? true : undefined), 30_000);
+}
+
 test('the Chat view: @hearth answers through the scripted model with a reference to the note, and its anchor opens the note at the line', onNewer, async () => {
   await runCommand(page, 'Chat: Open Chat');
   await chatInput().waitFor({ timeout: 60_000 });
@@ -195,11 +204,7 @@ test('a kiln write tool from the Chat view opens Hearth\'s diff review; Undo Las
   await response.locator('.rendered-markdown', { hasText: 'Rewrote' }).first().waitFor({ timeout: 30_000 });
   // The tool result went back to the model.
   assert.ok(chatRequests().some((r) => lastUserMessage(r).includes('KEY-write') && toolsThisTurn(r) > 0));
-  await runCommand(page, 'Hearth: Undo Last Agent Change');
-  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
-  await confirm.waitFor({ timeout: 30_000 });
-  await confirm.click();
-  await until('Bread.md restored byte for byte', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === BREAD ? true : undefined), 30_000);
+  await undoRestoresBread();
   // The key never reached VS Code's logs.
   assert.doesNotMatch(codeServer!.log(), /sk-e2e-secret-key/);
 });
@@ -220,11 +225,7 @@ test('/agent kiln TASK: the internal agent runs it, its tool call shows as progr
   await complete(response);
   await response.locator('.rendered-markdown', { hasText: 'The agent rewrote' }).first().waitFor({ timeout: 30_000 });
   // Journaled as any agent's edit: Undo Last Agent Change restores the note.
-  await runCommand(page, 'Hearth: Undo Last Agent Change');
-  const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Undo$/ });
-  await confirm.waitFor({ timeout: 30_000 });
-  await confirm.click();
-  await until('Bread.md restored byte for byte', () => (readFileSync(join(ws, 'Bread.md'), 'utf8') === BREAD ? true : undefined), 30_000);
+  await undoRestoresBread();
 });
 
 test('the gateway\'s MCP server starts from Hearth\'s MCP server definition provider and its tools are in the tool picker', onNewer, async () => {
