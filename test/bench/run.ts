@@ -9,7 +9,7 @@
 // Extension activation in code-server (test/bench/activation.bench.ts: needs npm run package).
 // The local_cpu embedders (test/bench/embedders.bench.ts, part `embed`): the static model, a transformer
 // of bge-small's shape before and after token-budget batching, and a 10k-note kiln's first index.
-// The link graph (test/bench/links.bench.ts, part `links`): build, one-note update, backlinks, `[[`
+// The link graph (test/bench/links.bench.ts, part `links`): build from disk (and its longest event-loop block), one-note update, backlinks, `[[`
 // completion and related notes at 100k chunks, each beside a baseline of the same run.
 // Exact int8 vector search at 100k and 1M chunks against a C int8 scan of the same files
 // (test/bench/vectors.bench.ts, part `vectors`; the C row is skipped with a message without `cc`).
@@ -33,7 +33,8 @@ import { runVectorsBench } from './vectors.bench';
 const here = import.meta.dirname;
 const CAP_MS = Number(process.env.HEARTH_BENCH_CAP_MS ?? 60_000);
 const sizes = (process.env.HEARTH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const parts = new Set((process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors').split(','));
+// `npm run bench -- links,vectors` picks parts as HEARTH_BENCH_PARTS does.
+const parts = new Set((process.argv[2] ?? process.env.HEARTH_BENCH_PARTS ?? 'store,pipeline,cold,activation,gateway,files,hostile,postgres,embed,links,vectors').split(','));
 
 type Result = ScenarioResult;
 
