@@ -165,7 +165,9 @@ async function main() {
   const rows = [];
   const started = Date.now();
   try {
-    if (wanted.includes('server')) {
+    // The two sides share nothing: they run side by side.
+    const serverSide = async () => {
+      if (!wanted.includes('server')) return [];
       const names = scenarios.length ? all.server.filter((name) => scenarios.includes(name)) : all.server;
       const gateway = await startGateway(work);
       const proxy = await bearerProxy(gateway.url, gateway.token);
@@ -175,14 +177,15 @@ async function main() {
         // One scenario per run: a scenario that hangs or crashes the suite costs only itself.
         for (const name of names) await runSuite(nodeBin, ['server', '--url', proxy.url, '--scenario', name, '-o', join(out, name)], work, `server-${name}.log`);
         const results = readResults(out, names);
-        for (const name of names) rows.push({ side: 'server', name, checks: results.get(name) });
+        return names.map((name) => ({ side: 'server', name, checks: results.get(name) }));
       } finally {
         await proxy.close();
         gateway.child.kill('SIGTERM');
         writeFileSync(join(work, 'gateway.stderr.txt'), gateway.log());
       }
-    }
-    if (wanted.includes('client')) {
+    };
+    const clientSide = async () => {
+      if (!wanted.includes('client')) return [];
       const names = scenarios.length ? all.client.filter((name) => scenarios.includes(name)) : all.client;
       const out = join(work, 'client-results');
       mkdirSync(out, { recursive: true });
@@ -192,8 +195,9 @@ async function main() {
         await runSuite(nodeBin, ['client', '--command', command, '--scenario', name, '--timeout', '30000', '-o', join(out, name.replace('/', '-'))], work, `client-${name.replace('/', '-')}.log`);
       }
       const results = readResults(out, names);
-      for (const name of names) rows.push({ side: 'client', name, checks: results.get(name) });
-    }
+      return names.map((name) => ({ side: 'client', name, checks: results.get(name) }));
+    };
+    for (const side of await Promise.all([serverSide(), clientSide()])) rows.push(...side);
   } finally {
     if (!keep) rmSync(work, { recursive: true, force: true });
     else console.log(`[conformance] results kept in ${work}`);

@@ -10,6 +10,8 @@ import { oauthKey, type OAuthStore } from './oauthStore';
 
 /** How long the loopback redirect waits for the user to finish in the browser. */
 export const LOGIN_WAIT_MS = 5 * 60 * 1000;
+/** How much of a failing server's answer a sign-in error quotes. */
+const MAX_ERROR_CHARS = 400;
 
 export interface LoginOptions {
   store: OAuthStore;
@@ -33,6 +35,7 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
   codeArrived.catch(() => {});
   // Built once the loopback port is known; the callback compares the state it generated.
   const current: { provider?: UpstreamOAuthProvider } = {};
+  let received: string | undefined;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') return void res.writeHead(404).end();
@@ -43,7 +46,12 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
       return;
     }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(code ? 'Hearth: signed in. You can close this tab.' : `Hearth: sign-in refused (${error ?? 'no code'}).`);
-    if (code) resolveCode(code);
+    if (code) {
+      // Single-use, but a credential until exchanged: a failing server echoing it must not print it.
+      received = code;
+      options.redactor?.add(code);
+      resolveCode(code);
+    }
     else rejectCode(new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" was refused: ${error ?? 'no authorization code'}`, upstream.name));
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
@@ -68,7 +76,10 @@ export async function signIn(upstream: OAuthUpstream, options: LoginOptions): Pr
     if (second !== 'AUTHORIZED') throw new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" did not complete`, upstream.name);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
-    const text = options.redactor ? options.redactor.redactForeign(describeError(error)) : describeError(error);
+    let text = options.redactor ? options.redactor.redactForeign(describeError(error)) : describeError(error);
+    if (received) text = text.split(received).join('[redacted]');
+    // A server's error page can be long (the SDK quotes its raw body): the start says what went wrong.
+    if (text.length > MAX_ERROR_CHARS) text = `${text.slice(0, MAX_ERROR_CHARS)}…`;
     throw new GatewayError('gateway.oauth_failed', `Sign-in to "${upstream.name}" failed: ${text}`, upstream.name, { cause: error });
   } finally {
     clearTimeout(timer);
