@@ -44,7 +44,7 @@ export const CHAT_HELP_TITLE = 'Commands';
 /** One entry per command: what to type, then what it does. */
 export const CHAT_HELP = [
   ':model — open the model switcher',
-  ':model provider/model — switch the model for this session (:model name keeps the provider)',
+  ':model provider/model — switch the model, kept for this workspace across reloads (:model name keeps the provider)',
   ':models — every configured provider\'s chat models',
   ':agent — choose an agent; :agent name switches to it',
   ':clear — empty this conversation',
