@@ -11,6 +11,7 @@ import type { Logger } from '../../core/host';
 import { describeError } from '../../core/errors';
 import type { ScanRules } from '../../core/kiln/kilnScanner';
 import { KilnLinks } from '../../core/kiln/links/kilnLinks';
+import { warmWikiCompletions } from '../../core/kiln/links/linkCompletions';
 import type { LinkGraph } from '../../core/kiln/links/linkGraph';
 import { ALWAYS_EXCLUDED, isNotePath } from '../../core/kiln/notePaths';
 
@@ -61,7 +62,11 @@ export class EditorLinks implements vscode.Disposable {
     const onEvent = (uri: vscode.Uri) => this.onFile(uri);
     this.watcher = vscode.Disposable.from(files, files.onDidCreate(onEvent), files.onDidChange(onEvent), files.onDidDelete(onEvent));
     void links.refresh().then(
-      () => this.changed.fire(),
+      (graph) => {
+        this.changed.fire();
+        // The names `[[` completes, listed in slices now rather than all at once on the first `[[`.
+        return warmWikiCompletions(graph);
+      },
       (error) => this.log.warn(`links: reading the kiln failed: ${describeError(error)}`),
     );
   }

@@ -3,6 +3,7 @@
  * composer's fuzzy match (one ranking for both places), then, after `#`, the headings of the note
  * named before it (and `^` its blocks).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../../chat/context/noteCompletions';
 import type { GraphNote, LinkGraph } from './linkGraph';
 
@@ -47,6 +48,34 @@ function nameEntries(graph: LinkGraph): NameEntry[] {
   }
   namesCache.set(graph, { version: graph.version, entries, byNote });
   return entries;
+}
+
+/** The longest warmWikiCompletions holds the thread before it yields (the editor's 20 ms budget, with room). */
+const SLICE_MS = 8;
+
+/**
+ * Lists (and folds) the names to complete ahead of the first `[[`, a slice at a time, so that
+ * first ask ranks at once instead of holding the editor's thread while every name of the kiln is
+ * listed. Gives up when the graph changes meanwhile (the first ask then lists them itself).
+ */
+export async function warmWikiCompletions(graph: LinkGraph): Promise<void> {
+  const version = graph.version;
+  if (namesCache.get(graph)?.version === version) return;
+  const byNote = new Map<string, { note: GraphNote; entries: NameEntry[] }>();
+  const entries: NameEntry[] = [];
+  let since = performance.now();
+  for (const note of [...graph.allNotes()]) {
+    const kept = { note, entries: noteEntries(note) };
+    byNote.set(note.path, kept);
+    for (const entry of kept.entries) entries.push(entry);
+    // Ranking folds each entry's names once (kept with the entry): the first ask finds them folded.
+    rankNotes(kept.entries, '', 1);
+    if (performance.now() - since < SLICE_MS) continue;
+    await nextTurn();
+    if (graph.version !== version) return;
+    since = performance.now();
+  }
+  namesCache.set(graph, { version, entries, byNote });
 }
 
 /** A note's names as completion entries: its file name, its title when different, its aliases. */

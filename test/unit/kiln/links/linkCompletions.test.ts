@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseNote } from '../../../../src/core/kiln/note';
-import { fragmentCompletions, wikiCompletions } from '../../../../src/core/kiln/links/linkCompletions';
+import { fragmentCompletions, warmWikiCompletions, wikiCompletions } from '../../../../src/core/kiln/links/linkCompletions';
 import { fixtureGraph } from './linkFixture';
 
 test('names, titles and aliases complete; each note once; shared names insert the path', () => {
@@ -44,4 +44,16 @@ test('after a change the names kept from unchanged notes and the changed note\'s
   assert.equal(wikiCompletions(graph, 'black g').length, 0);
   assert.equal(wikiCompletions(graph, 'leaf m')[0].alias, 'Leaf Mould');
   assert.deepEqual(wikiCompletions(graph, 'soil n').map((c) => c.path), ['ground/Soil Notes.md']);
+});
+
+test('names listed ahead in slices complete as those listed on the first ask; a change meanwhile is not missed', async () => {
+  const graph = fixtureGraph();
+  await warmWikiCompletions(graph);
+  const fresh = fixtureGraph();
+  for (const typed of ['', 'water', 'black', 'ideas']) assert.deepEqual(wikiCompletions(graph, typed, 100), wikiCompletions(fresh, typed, 100), typed);
+  // Warmed, then changed before the first ask: the change is offered.
+  const warming = warmWikiCompletions(graph);
+  graph.set(parseNote('Greenhouse.md', '---\naliases: [Glasshouse]\n---\n# Greenhouse'));
+  await warming;
+  assert.deepEqual(wikiCompletions(graph, 'glassh')[0], { path: 'Greenhouse.md', label: 'Glasshouse', insert: 'Greenhouse', alias: 'Glasshouse' });
 });
