@@ -6,6 +6,7 @@
  */
 import { describeError } from '../errors';
 import type { Logger } from '../host';
+import type { AgentControlsView } from '../agents/agentControls';
 import type { Event } from '../lifecycle/emitter';
 import { AgentChoice } from './agents/agentChoice';
 import { AgentPreferences } from './agents/agentPreferences';
@@ -36,6 +37,8 @@ export class ChatController {
   private readonly permissions: PermissionPrompts;
   /** Fires with the conversation's agent whenever it changes (the status bar item). */
   readonly onDidChangeAgent: Event<string | undefined>;
+  /** Fires with the running external agent's controls (its model in the status bar); undefined once it ends. */
+  readonly onDidChangeAgentControls: Event<AgentControlsView | undefined>;
   private readonly reviews: PanelReviews;
   private readonly turns: TurnRunner;
   /** The external agent's session as the panel sees it: resume, pickers, commands, its saved sessions. */
@@ -63,6 +66,7 @@ export class ChatController {
       cwd: () => deps.cwd(),
     });
     this.onDidChangeAgent = this.agentChoice.onDidChange;
+    this.onDidChangeAgentControls = this.agentPanel.onDidChangeControls;
     this.turns = new TurnRunner(this.deps, this.agentSession, this.permissions, {
       agent: () => this.agentChoice.ensure(this.conversation, (text) => this.notice('info', text)),
       runningTurnId: () => this.running.turnId,

@@ -20,7 +20,8 @@ import { formatModelId } from '../../core/llm/modelId';
 import { switchModelChecked } from '../../core/llm/modelSwitch';
 import type { ConfigService } from '../config/configService';
 import { SWITCH_MODEL_COMMAND } from '../status/statusModel';
-import { AgentStatusItem, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
+import type { AgentControlsView } from '../../core/agents/agentControls';
+import { AgentStatusItem, pickAgentModel, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
 import { UnansweredProvider } from './unansweredProvider';
@@ -120,16 +121,22 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
 
   const status = new AgentStatusItem();
   let agentSubscription: Disposable | undefined;
+  let controlsSubscription: Disposable | undefined;
+  // The running external agent's controls: its model shows in the item, and a click offers its models.
+  let controls: AgentControlsView | undefined;
   const follow = (controller: ChatController | undefined) => {
     agentSubscription?.dispose();
+    controlsSubscription?.dispose();
+    controls = undefined;
     status.update(controller?.activeAgent);
-    agentSubscription = controller?.onDidChangeAgent((agent) => status.update(agent));
+    agentSubscription = controller?.onDidChangeAgent((agent) => status.update(agent, controls));
+    controlsSubscription = controller?.onDidChangeAgentControls((view) => status.update(controller.activeAgent, (controls = view)));
   };
 
   return [
     panels,
     status,
-    { dispose: () => agentSubscription?.dispose() },
+    { dispose: () => (agentSubscription?.dispose(), controlsSubscription?.dispose()) },
     panels.onDidChangeActive(follow),
     // A switch from anywhere (status bar, palette, `:model`) shows in every open chat.
     llm.selection.onDidChange(() => panels.all().forEach((c) => c.modelChanged())),
@@ -143,7 +150,13 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(CHAT_COMMANDS.focusChat, () => panels.focusActive()),
     vscode.commands.registerCommand(CHAT_COMMANDS.openChatInEditor, () => panels.openInEditor()),
     vscode.commands.registerCommand(CHAT_COMMANDS.newChat, async () => (await panels.focusActive()).newChat()),
-    vscode.commands.registerCommand(PICK_AGENT_COMMAND_ID, async () => (await panels.focusActive()).showPicker()),
+    vscode.commands.registerCommand(PICK_AGENT_COMMAND_ID, async () => {
+      const controller = await panels.focusActive();
+      const agent = controller.activeAgent;
+      const picked = agent ? await pickAgentModel(agent, controls) : 'agents';
+      if (picked === 'agents') await controller.showPicker();
+      else if (picked) await controller.switchAgentModel(picked);
+    }),
     vscode.commands.registerCommand(CHAT_COMMANDS.askAboutSelection, async () => {
       const selection = notes.selection();
       const controller = await panels.focusActive();

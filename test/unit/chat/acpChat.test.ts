@@ -93,6 +93,9 @@ describe('chat with an external agent over ACP', () => {
     const { agents } = scripted({ HEARTH_FIXTURE_CONTROLS: 'options', HEARTH_FIXTURE_COMMANDS: 'some' });
     const prefs = new MemoryStorage();
     const p = panel(catalogOf(agents), new MemoryStorage(), prefs, workspace.dir);
+    // What the editor's status bar follows: the running agent's model (and nothing once its session ends).
+    const models: (string | boolean | undefined)[] = [];
+    p.controller.onDidChangeAgentControls((view) => models.push(view?.options.find((o) => o.category === 'model')?.value));
     await p.controller.handle({ type: 'send', text: 'echo hi' });
     const controls = await until(() => {
       const last = [...p.posts].reverse().find((m) => m.type === 'agentControls');
@@ -104,6 +107,8 @@ describe('chat with an external agent over ACP', () => {
     await p.controller.handle({ type: 'command', name: 'model', arg: 'large' });
     await p.controller.handle({ type: 'send', text: 'config' });
     assert.deepEqual(JSON.parse(p.lastReply().slice('config:'.length)).options, { mode: 'ask', model: 'large', effort: 'high', web: false, dial: 3, flavour: 'plain' });
+    assert.equal(models.at(-1), 'large', 'the status bar hears the agent\'s new model');
+    assert.ok(models.length > 1 && models[0] !== 'large', JSON.stringify(models));
     assert.ok(p.notices().includes('Model for scripted: Fast: Small') === false && p.notices().some((n) => n.startsWith('Model for scripted: Smart: Large')));
     // A value the agent does not offer is refused with a notice, and never sent.
     await p.controller.handle({ type: 'setAgentOption', id: 'effort', value: 'extreme' });
@@ -112,6 +117,7 @@ describe('chat with an external agent over ACP', () => {
     await p.controller.handle({ type: 'setAgentOption', id: 'effort', value: 42 });
     // The next conversation with this agent starts with the remembered choices.
     await p.controller.handle({ type: 'newChat' });
+    assert.equal(models.at(-1), undefined, 'the session ended: no agent model in the status bar');
     await p.controller.handle({ type: 'send', text: 'config' });
     assert.deepEqual(JSON.parse(p.lastReply().slice('config:'.length)).options, { mode: 'ask', model: 'large', effort: 'high', web: false, dial: 3, flavour: 'plain' });
     await p.controller.dispose();

@@ -9,6 +9,7 @@ import { optionFor } from '../../agents/agentControls';
 import type { AgentCatalog, AgentSession } from '../../agents/agentSession';
 import { describeError } from '../../errors';
 import type { Disposable } from '../../lifecycle/disposable';
+import { Emitter } from '../../lifecycle/emitter';
 import type { AgentPreferences } from './agentPreferences';
 import type { Conversation, Turn } from '../conversation/conversation';
 import type { HostMessage } from '../protocol';
@@ -26,6 +27,9 @@ export interface AgentSessionPanelDeps {
 export class AgentSessionPanel {
   private session: AgentSession | undefined;
   private listening: Disposable | undefined;
+  private readonly _onDidChangeControls = new Emitter<AgentControlsView | undefined>();
+  /** The running external agent's controls changed, or its session ended (undefined): the status bar's model follows. */
+  readonly onDidChangeControls = this._onDidChangeControls.event;
 
   constructor(private readonly deps: AgentSessionPanelDeps) {}
 
@@ -65,7 +69,10 @@ export class AgentSessionPanel {
     this.listening?.dispose();
     this.listening = undefined;
     this.session = undefined;
-    if (had) this.deps.post({ type: 'agentControls' });
+    if (had) {
+      this.deps.post({ type: 'agentControls' });
+      this._onDidChangeControls.fire(undefined);
+    }
   }
 
   async setOption(id: string, value: string | boolean): Promise<void> {
@@ -115,6 +122,7 @@ export class AgentSessionPanel {
 
   dispose(): void {
     this.listening?.dispose();
+    this._onDidChangeControls.dispose();
   }
 
   private follow(session: AgentSession): void {
@@ -129,6 +137,7 @@ export class AgentSessionPanel {
   private post(session: AgentSession): void {
     const controls = session.controls?.current();
     this.deps.post({ type: 'agentControls', ...(controls ? { controls } : {}) });
+    this._onDidChangeControls.fire(controls);
   }
 
   private replayTurns(messages: { role: 'user' | 'assistant'; text: string }[]): Turn[] {
