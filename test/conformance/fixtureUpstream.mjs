@@ -254,5 +254,6 @@ export function createFixtureServer() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { server } = createFixtureServer();
-  await server.connect(new StdioServerTransport());
+  // No top-level await: tests load this file as a module of theirs (tsx may compile it to CommonJS).
+  void server.connect(new StdioServerTransport());
 }
