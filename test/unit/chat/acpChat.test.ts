@@ -107,7 +107,7 @@ describe('chat with an external agent over ACP', () => {
     await p.controller.handle({ type: 'command', name: 'model', arg: 'large' });
     await p.controller.handle({ type: 'send', text: 'config' });
     assert.deepEqual(JSON.parse(p.lastReply().slice('config:'.length)).options, { mode: 'ask', model: 'large', effort: 'high', web: false, dial: 3, flavour: 'plain' });
-    assert.equal(models.at(-1), 'large', 'the status bar hears the agent\'s new model');
+    await until(() => models.at(-1) === 'large', 'the status bar hears the agent\'s new model');
     assert.ok(models.length > 1 && models[0] !== 'large', JSON.stringify(models));
     assert.ok(p.notices().includes('Model for scripted: Fast: Small') === false && p.notices().some((n) => n.startsWith('Model for scripted: Smart: Large')));
     // A value the agent does not offer is refused with a notice, and never sent.
@@ -192,6 +192,22 @@ describe('chat with an external agent over ACP', () => {
     assert.ok(!ids.includes(sessionId), 'the deleted conversation\'s session is closed');
     assert.ok(ids.includes(kept), 'the shown conversation\'s session stays');
     assert.equal(p.lastReply(), 'remembered:["remember the rowan"]');
+    await p.controller.dispose();
+    await agents.dispose();
+  });
+
+  test('hostile: a storm of 3000 available_commands_update notifications reaches the panel as a few coalesced posts, the last list winning', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_COMMANDS: 'storm' });
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'echo hi' });
+    const lastCommands = () => {
+      const last = [...p.posts].reverse().find((m) => m.type === 'agentControls');
+      return last?.type === 'agentControls' ? last.controls?.commands.map((c) => c.name) : undefined;
+    };
+    await until(() => (lastCommands()?.[0] === 'cmd2999' ? true : undefined), 'the last update in the panel');
+    const posts = p.posts.filter((m) => m.type === 'agentControls').length;
+    assert.ok(posts <= 60, `${posts} agentControls posts for 3000 updates`);
+    assert.equal(p.lastReply(), 'hi');
     await p.controller.dispose();
     await agents.dispose();
   });

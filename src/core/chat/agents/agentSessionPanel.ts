@@ -24,9 +24,13 @@ export interface AgentSessionPanelDeps {
   cwd(): string;
 }
 
+/** How long the agent's own control updates are gathered before the panel is told (once). */
+const CONTROLS_POST_MS = 50;
+
 export class AgentSessionPanel {
   private session: AgentSession | undefined;
   private listening: Disposable | undefined;
+  private pending: ReturnType<typeof setTimeout> | undefined;
   private readonly _onDidChangeControls = new Emitter<AgentControlsView | undefined>();
   /** The running external agent's controls changed, or its session ended (undefined): the status bar's model follows. */
   readonly onDidChangeControls = this._onDidChangeControls.event;
@@ -121,6 +125,7 @@ export class AgentSessionPanel {
   }
 
   dispose(): void {
+    clearTimeout(this.pending);
     this.listening?.dispose();
     this._onDidChangeControls.dispose();
   }
@@ -129,9 +134,22 @@ export class AgentSessionPanel {
     if (this.session === session) return;
     this.listening?.dispose();
     this.session = session;
-    this.listening = session.controls?.onDidChange(() => this.post(session));
+    this.listening = session.controls?.onDidChange(() => this.postSoon(session));
     // Internal agents have no controls: the panel hears nothing new.
     if (session.controls) this.post(session);
+  }
+
+  /**
+   * The agent's own updates are coalesced: an agent sending thousands of updates in a burst re-renders
+   * the header and the `/` list a few times, not thousands (the last state always arrives).
+   */
+  private postSoon(session: AgentSession): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      if (this.session === session) this.post(session);
+    }, CONTROLS_POST_MS);
+    this.pending.unref?.();
   }
 
   private post(session: AgentSession): void {
