@@ -2,7 +2,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createUpstreamClient, responsesAfterNotifications } from './upstreamClient';
 import type { CatalogChange, UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpServerConfig } from '../config/schema';
 import { describeError } from '../errors';
 import type { Logger } from '../host';
@@ -10,7 +9,9 @@ import { scrubForeign } from '../logging/redactor';
 import { backoffDelay, DEFAULT_BACKOFF } from './backoff';
 import { Emitter } from '../lifecycle/emitter';
 import { GatewayError } from './gatewayErrors';
-import { exposedToolName, toolFilter } from './toolNames';
+import { exposedToolName } from './toolNames';
+import { connectFailure, signInFailure, unavailable } from './upstreamFailures';
+import { listUpstreamTools } from './upstreamTools';
 import { configuredTransport, type UpstreamConnection } from './upstreamTransport';
 
 export type { CatalogChange, UpstreamOptions, UpstreamState, UpstreamTool } from './upstreamTypes';
@@ -142,18 +143,7 @@ export class Upstream {
   }
 
   private downError(exposed: string): GatewayError {
-    const state = this._state;
-    let why = `is ${state.kind}`;
-    if (state.kind === 'down') {
-      const retry =
-        state.nextRetryAt !== undefined
-          ? `next retry in ${Math.max(0, Math.ceil((state.nextRetryAt - Date.now()) / 1000))} s`
-          : this.config.auto_reconnect
-            ? 'not retrying'
-            : 'auto_reconnect is off; restart the tool server to try again';
-      why = `is down (${state.error}); ${retry}`;
-    }
-    return new GatewayError('gateway.upstream_down', `Tool "${exposed}" is unavailable: upstream "${this.name}" ${why}`, this.name);
+    return unavailable(this.config, exposed, this._state);
   }
 
   private connect(): Promise<void> {
@@ -194,7 +184,7 @@ export class Upstream {
         log.debug(`transport error: ${describeError(error)}`);
         // A server may ask for a token only after initialize: the refusal arrives here, and the
         // connection's close that follows must then say "sign-in needed", not "connection closed".
-        const signIn = signInError(error) ?? (error instanceof UnauthorizedError ? this.signInNeeded(error) : undefined);
+        const signIn = signInFailure(this.name, error);
         if (signIn) this.signInSeen = { gen, error: signIn };
         // Remote transports report a lost stream as an error without closing; check the connection.
         if (this.config.transport.type !== 'stdio' && this._state.kind === 'ready') void this.probe(gen);
@@ -208,7 +198,7 @@ export class Upstream {
       responsesAfterNotifications(transport);
       // Set only now: during the handshake a closed connection is a failed attempt (with its stderr), not a drop.
       client.onclose = () => this.dropped(gen, this.brokenReason() ?? 'connection closed');
-      this._tools = await this.listTools(client);
+      this._tools = await listUpstreamTools(client, this.config);
       if (gen !== this.generation) return;
       this.attempt = 0;
       this.setState({ kind: 'ready', toolCount: this._tools.length });
@@ -222,29 +212,8 @@ export class Upstream {
       if (gen !== this.generation) return;
       this.client = undefined;
       this.transport = undefined;
-      this.failed(gen, this.classify(error, stderr, transport));
+      this.failed(gen, connectFailure(this.config, error, { stderr, broken: this.brokenReason(transport), scrub: (text) => this.scrub(text) }));
     }
-  }
-
-  private classify(error: unknown, stderr: string, connection?: UpstreamConnection): GatewayError {
-    const code = (error as NodeJS.ErrnoException)?.code;
-    const transport = this.config.transport;
-    if (transport.type === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
-      const what = code === 'ENOENT' ? 'was not found (check the command and PATH)' : 'is not executable';
-      return new GatewayError('gateway.upstream_spawn', `Upstream "${this.name}": command "${transport.command}" ${what}`, this.name, { cause: error });
-    }
-    const signIn = signInError(error);
-    if (signIn) return signIn;
-    if (error instanceof UnauthorizedError) return this.signInNeeded(error);
-    const broken = this.brokenReason(connection);
-    if (broken) return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${broken}`, this.name, { cause: error });
-    const lastLine = stderr.split('\n').filter(Boolean).pop();
-    const detail = lastLine ? ` (stderr: ${lastLine.slice(0, 300)})` : '';
-    return new GatewayError('gateway.upstream_handshake', `Upstream "${this.name}" failed to connect: ${this.scrub(describeError(error) + detail)}`, this.name, { cause: error });
-  }
-
-  private signInNeeded(cause: unknown): GatewayError {
-    return new GatewayError('gateway.upstream_sign_in', `Upstream "${this.name}" needs sign-in: run \`hearth mcp login ${this.name}\` (or "Sign in" in the editor)`, this.name, { cause });
   }
 
   /** Why this connection's stream was given up on (a message over max_message_mb, non-JSON output), if it was. */
@@ -257,29 +226,11 @@ export class Upstream {
     return this.options.redactor ? this.options.redactor.redactForeign(text) : scrubForeign(text);
   }
 
-  private async listTools(client: Client): Promise<UpstreamTool[]> {
-    // A server of resources or prompts only has no tools to list (asking would be refused).
-    if (!client.getServerCapabilities()?.tools) return [];
-    const keep = toolFilter(this.config.allowed_tools, this.config.blocked_tools);
-    const tools: UpstreamTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.timeout_secs * 1000 });
-      for (const tool of page.tools) {
-        if (!keep(tool.name)) continue;
-        const exposedName = exposedToolName(this.config.prefix, tool.name);
-        tools.push({ exposedName, originalName: tool.name, definition: { ...tool, name: exposedName } });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
-  }
-
   private async refreshTools(gen: number): Promise<void> {
     const client = this.client;
     if (gen !== this.generation || !client) return;
     try {
-      const tools = await this.listTools(client);
+      const tools = await listUpstreamTools(client, this.config);
       if (gen !== this.generation) return;
       this._tools = tools;
       this.setState({ kind: 'ready', toolCount: tools.length });
@@ -350,12 +301,4 @@ export class Upstream {
     this._state = state;
     this._onDidChange.fire(this);
   }
-}
-
-/** The sign-in error somewhere in a failure's cause chain (the SDK wraps what the provider throws). */
-function signInError(error: unknown): GatewayError | undefined {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    if (current instanceof GatewayError && current.code === 'gateway.upstream_sign_in') return current;
-  }
-  return undefined;
 }
