@@ -21,6 +21,7 @@ import { switchModelChecked } from '../../core/llm/modelSwitch';
 import type { ConfigService } from '../config/configService';
 import { SWITCH_MODEL_COMMAND } from '../status/statusModel';
 import type { AgentControlsView } from '../../core/agents/agentControls';
+import { AgentTerminalMirror } from './agentTerminalMirror';
 import { AgentStatusItem, pickAgentModel, PICK_AGENT_COMMAND_ID } from './agentStatusItem';
 import { ChatPanels } from './chatPanels';
 import { EditorNotes } from './editorNotes';
@@ -91,6 +92,8 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     unanswered: () => unanswered.choices(),
     choose: (id) => unanswered.choose(id),
   };
+  // An agent's commands are also readable in VS Code terminals, mirrored from the chat's own events.
+  const terminals = new AgentTerminalMirror();
   const panels = new ChatPanels({
     extensionUri: context.extensionUri,
     log: host.log,
@@ -98,7 +101,10 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
       new ChatController({
         catalog: deps.catalog,
         redactor: deps.redactor,
-        post,
+        post: (message) => {
+          terminals.handle(message);
+          post(message);
+        },
         store,
         // An external agent's picked mode, model and options are remembered per agent, across workspaces.
         preferences: context.globalState,
@@ -135,6 +141,7 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
 
   return [
     panels,
+    terminals,
     status,
     { dispose: () => (agentSubscription?.dispose(), controlsSubscription?.dispose()) },
     panels.onDidChangeActive(follow),
