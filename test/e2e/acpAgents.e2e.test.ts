@@ -4,8 +4,9 @@
 // scripted endpoint (aimock behind a recording proxy). For each agent, in the chat panel: a first
 // turn; the mode and the model picked in the header pickers reach the agent (the endpoint's next
 // request shows them); after a window reload the conversation's next turn resumes the agent's
-// session (the endpoint receives the earlier turn, and no recap was needed); a `/` command picked
-// from the agent's own list runs as that command.
+// session (the endpoint receives the earlier turn, and no recap was needed); codex's model shows in
+// the agent status item, whose quick pick switches it; a `/` command picked from the agent's own
+// list runs as that command.
 //
 // Needs code-server, the packaged extension and Chromium (see harness.ts) and the two agents
 // (installed once into node_modules/.cache by test/unit/agents/acp/fixtures/realAgents.ts):
@@ -15,7 +16,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { closeAll, e2eRequired, openBrowser, prerequisites, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
+import { closeAll, e2eRequired, openBrowser, prerequisites, quickPickRows, runCommand, screenshot, startCodeServer, statusItem, tempDir, until, webviewFrame, type CodeServer, type Workbench } from './harness';
 import { scriptedProvider, sendChat } from './scriptedModel';
 import { tinyModelDir } from '../unit/index/tinyModel';
 import { startMockLlm, type MockLlm } from '../unit/llm/mockLlm';
@@ -95,7 +96,7 @@ model = ${JSON.stringify(tinyModelDir())}
 
 [acp]
 enable_discovery = false
-# The first conversation talks to codex; the second is switched to claude with :agent.
+# Each conversation picks its agent with :agent (codex first, then claude in a new one).
 default_agent = "codex"
 lazy_agent_selection = false
 # A real agent's first start (Claude Code loads its whole CLI) can take a while on a busy machine.
@@ -157,6 +158,16 @@ for (const name of AGENTS) {
       // (A recap would carry the earlier turn too, as `User: …` in an attachment named "conversation so far".)
       assert.ok(resumed.every((body) => !body.includes(`User: remember the word ${word}`)), 'no recap was needed');
       assert.ok(resumed.some((body) => choice.modelSeen.test(body)), `still model ${choice.model} after the reload`);
+
+      if (name === 'codex') {
+        // The status bar names the agent's model, and switches it from a quick pick of the agent's models.
+        const item = statusItem(page, 'hearth.agentStatus');
+        await until('codex\'s model in the status bar', async () => ((await item.innerText()).includes('codex · GPT-5.4-Mini') ? true : undefined), 30_000);
+        await item.click();
+        await quickPickRows(page).filter({ has: page.locator('.label-name', { hasText: /^gpt-5\.4$/ }) }).first().click();
+        await until('the model picker at gpt-5.4', async () => ((await picker('model').inputValue()) === 'gpt-5.4' ? true : undefined), 30_000);
+        await until('the status bar at gpt-5.4', async () => ((await item.innerText()).includes('codex · gpt-5.4') ? true : undefined), 30_000);
+      }
 
       // `/` completes from the agent's own commands (of the resumed session); the picked one is sent
       // as the agent expects. Last: Claude's /compact replaces the context with a summary.
