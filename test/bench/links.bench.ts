@@ -110,12 +110,15 @@ export async function runLinksBench(): Promise<{ label: string; value: string }[
   warmed.setAll(texts.map((text, i) => parseNote(pathOf(i), text)));
   const warm = await measured(() => warmWikiCompletions(warmed));
   const afterWarm = time(() => wikiCompletions(warmed, 'no', 50)).ms;
-  graph.set(parseNote(pathOf(1), noteText(1).replace('# Note 1', '# Note 1 edited')));
-  const first = time(() => wikiCompletions(graph, 'no', 50)).ms;
+  const firsts = [1, 2, 3, 4, 5].map((i) => {
+    graph.set(parseNote(pathOf(i), noteText(i).replace(`# Note ${i}`, `# Note ${i} edited`)));
+    return time(() => wikiCompletions(graph, 'no', 50)).ms;
+  });
+  const first = median(firsts);
   const completion = queries.map((q) => time(() => wikiCompletions(graph, q, 50)).ms);
   lines.push({
     label: `[[ completion at ${NOTES} notes (titles, names, aliases; median of ${queries.length} queries)`,
-    value: `${f(median(completion))} ms, the first after a change ${f(first)} ms (the composer's ranking of titles alone ${f(median(composer))} ms); ${check(Math.max(first, median(completion)), 50)}`,
+    value: `${f(median(completion))} ms, the first after a change ${f(first)} ms (median of 5 changes; the composer's ranking of titles alone ${f(median(composer))} ms); ${check(Math.max(first, median(completion)), 50)}`,
   });
   lines.push({
     label: '[[ completion, the first ask: names listed ahead in slices, or on that ask',
