@@ -96,6 +96,8 @@ test('hearth acp offers the client\'s MCP servers\' tools (and runs them there),
     await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const mcpServers: acp.McpServer[] = [
       { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
+      // Another Hearth's own gateway: not connected, `hearth acp` serves the kiln tools itself.
+      { name: 'hearth', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] },
       // A server that cannot start is left out; the session still opens.
       { name: 'broken', command: join(root, 'no-such-server'), args: [], env: [] },
     ];
@@ -105,7 +107,7 @@ test('hearth acp offers the client\'s MCP servers\' tools (and runs them there),
     const first = offered('KEY-echo')[0]!;
     assert.ok(first.includes('everything_echo'), `the client's tools are offered: ${first.join(', ')}`);
     assert.ok(first.includes('read_note') && first.includes('create_note'), 'beside the kiln tools (edit mode: writing ones too)');
-    assert.ok(!first.some((name) => name.startsWith('broken_')));
+    assert.ok(!first.some((name) => name.startsWith('broken_') || name.startsWith('hearth_')));
     const said = updates.filter((u) => u.update.sessionUpdate === 'agent_message_chunk').map((u) => (u.update as { content: { text?: string } }).content.text ?? '').join('');
     assert.equal(said, 'The client server said: plums are ripe.', 'the call ran on the client\'s server and its result went back to the model');
 

@@ -12,6 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type * as acp from '@agentclientprotocol/sdk';
 import { describeError } from '../../errors';
 import { AcpError } from '../acp/acpErrors';
+import { GATEWAY_SERVER_NAME } from '../acp/connection/gatewayOffer';
 import { ProcessTransport } from '../../gateway/processTransport';
 import { exposedToolName } from '../../gateway/toolNames';
 import type { Logger } from '../../host';
@@ -30,8 +31,9 @@ export async function connectClientMcpServers(
   options: { cwd: string; env: NodeJS.ProcessEnv; log: Logger },
 ): Promise<ClientMcpTools> {
   const log = options.log.child('client-mcp');
-  const list = (servers ?? []).slice(0, CLIENT_MCP_LIMITS.servers);
-  if ((servers?.length ?? 0) > list.length) log.warn(`the client passed ${servers!.length} MCP servers; only the first ${list.length} are used`);
+  // Another Hearth offers its own gateway as "hearth": these are the kiln tools `hearth acp` serves itself.
+  const list = (servers ?? []).filter((server) => server.name !== GATEWAY_SERVER_NAME).slice(0, CLIENT_MCP_LIMITS.servers);
+  if (list.length === CLIENT_MCP_LIMITS.servers && (servers?.length ?? 0) > list.length) log.warn(`the client passed ${servers!.length} MCP servers; only the first ${list.length} are used`);
   const connected = await Promise.all(list.map((server) => connectOne(server, options, log)));
   const clients = connected.filter((c): c is Connected => c !== undefined);
   const tools = clients.flatMap((c) => c.tools);

@@ -134,6 +134,8 @@ export function serveHearthAcp(stream: acp.Stream, deps: HearthAcpDeps): { close
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { embeddedContext: true },
+        // The client's own MCP servers are connected over each transport (clientMcpServers.ts).
+        mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       agentInfo: { name: 'hearth', title: 'Hearth', version: deps.version },
