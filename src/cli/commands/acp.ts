@@ -18,8 +18,10 @@ const HELP = `Usage: hearth acp [--workspace DIR]
 
 Serves Hearth's own agents (the built-in "kiln" agent and agent cards) over the Agent Client Protocol
 on stdio. An ACP client (Zed, JetBrains, another Hearth) starts it as its agent command. Sessions
-are Hearth transcripts (listed, loaded and resumed by the client); modes "ask" (read-only) and
-"edit" (each note change asked of the client); the agent and model are session options.
+are Hearth transcripts (listed, loaded and resumed by the client); modes "ask" (read-only tools
+only) and "edit" (each note change asked of the client); the agent and model are session options.
+The MCP servers the client passes are connected beside the kiln tools; with the client's fs/*,
+notes are read from its buffers and allowed changes are applied by it.
 ${COMMON_HELP}
 `;
 
