@@ -109,6 +109,9 @@ ${profiles.join('\n')}`,
   page = workbench.page;
   // The extension is active once its agent item is in the status bar (its commands are in the palette then).
   await until('the Hearth agent status item', async () => ((await statusItem(page, 'hearth.agentStatus').count()) > 0 ? true : undefined), 90_000);
+  // An editor with a webview of its own (a walkthrough's page) would come first among the webviews
+  // the chat is looked for in: the editors close, the chat in the side bar stays.
+  await runCommand(page, 'View: Close All Editors');
   // The chat's composer; a Focus Chat that came too early is asked again.
   const composer = () => chat().locator('textarea.input');
   await until('the chat composer', async () => {
