@@ -11,6 +11,7 @@ import { AcpAgents } from '../core/agents/acp/acpAgents';
 import { hearthGatewayStdio } from '../core/agents/acp/connection/gatewayOffer';
 import { globalConfigDir, WORKSPACE_DIR_NAME } from '../core/config/locations';
 import type { Gateway } from '../core/gateway/gateway';
+import { userOAuthStore } from '../core/gateway/oauth/oauthStore';
 import { createGateway } from '../core/gateway/gatewaySetup';
 import { kilnToolContext } from '../core/kiln/tools/kilnToolContext';
 import type { KilnIndex } from '../core/index/kilnIndex';
@@ -67,7 +68,8 @@ export async function createAgentContext(io: CliIo, flags: CommonFlags, options:
   const kilnContext = kilnToolContext(config, cli.host, workspaceRoot, semanticSearch, reviewer);
   let gateway: Gateway | undefined;
   if (options.startGateway && config.mcp.servers.length > 0) {
-    gateway = createGateway(cli.host, io.env, { redactor: cli.redactor, cwd: workspaceRoot });
+    // The same token file as `hearth gateway` and `hearth mcp login`: an OAuth upstream signed in once works for agents too.
+    gateway = createGateway(cli.host, io.env, { redactor: cli.redactor, cwd: workspaceRoot, oauthStore: userOAuthStore(io.env) });
     await settleWithin(gateway.applyConfig(config.mcp.servers), GATEWAY_SETTLE_MS);
   }
   const script = cliScript();

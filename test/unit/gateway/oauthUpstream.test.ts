@@ -73,6 +73,26 @@ describe('OAuth sign-in to http upstreams', () => {
     }
   });
 
+  test('a token about to expire is refreshed before it is sent, without asking and without a refusal', async () => {
+    const as = await oauthServer('short-lived');
+    const store = fileOAuthStore(join(await tempDir('oauth-early'), 'mcp-oauth.json'));
+    const config = serverConfig({ name: 'soon', prefix: 'so_', transport: { type: 'http', url: as.mcpUrl } });
+    await signIn({ name: 'soon', url: as.mcpUrl }, { store, open: browser });
+    const first = (await store.read(oauthKey('soon', as.mcpUrl)))?.tokens?.access_token;
+    const refusedAtSignIn = as.refused; // sign-in's own probe for the server's challenge
+    const gateway = new Gateway(testGatewayOptions({ oauthStore: store }));
+    try {
+      await gateway.applyConfig([config]);
+      assert.equal(gateway.statuses()[0].state.kind, 'ready', JSON.stringify(gateway.statuses()[0].state));
+      assert.equal(textOf(await gateway.callTool('so_whoami', {})), 'signed in');
+      assert.ok(as.refreshes >= 1, 'refreshed: the 30 s token was inside the 60 s margin');
+      assert.notEqual((await store.read(oauthKey('soon', as.mcpUrl)))?.tokens?.access_token, first, 'a new access token was stored');
+      assert.equal(as.refused, refusedAtSignIn, 'the server never had to refuse a token');
+    } finally {
+      await gateway.dispose();
+    }
+  });
+
   test('hostile: metadata for another resource, a redirect to another origin, a slow server — refused, no token in the error', async () => {
     const store = fileOAuthStore(join(await tempDir('oauth-hostile'), 'mcp-oauth.json'));
     const other = await oauthServer('other-resource');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Redactor } from '../../logging/redactor';
@@ -8,6 +8,8 @@ import { oauthKey, type OAuthRecord, type OAuthStore } from './oauthStore';
 
 /** How long one authorization-server request may take: a slow server fails the sign-in, never hangs it. */
 export const OAUTH_REQUEST_TIMEOUT_MS = 15_000;
+/** An access token this close to its expiry is refreshed before it is sent (not after the server refuses it). */
+export const REFRESH_MARGIN_MS = 60_000;
 /** The largest answer an authorization server may give (metadata, registration, tokens are a few KB). */
 export const OAUTH_MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -80,7 +82,32 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    const record = await this.record();
+    const expiring = record.expiresAt !== undefined && record.expiresAt - Date.now() < REFRESH_MARGIN_MS;
+    // auth() reads tokens() itself while refreshing: that call (and any meanwhile) gets the stored ones.
+    if (!expiring || !record.tokens?.refresh_token || this.inRefresh) return record.tokens;
+    this.refresh ??= this.refreshEarly().finally(() => (this.refresh = undefined));
+    await this.refresh;
     return (await this.record()).tokens;
+  }
+
+  private refresh: Promise<void> | undefined;
+  private inRefresh = false;
+
+  /**
+   * The SDK's auth() with a stored refresh token refreshes (and saves) without asking anyone. A
+   * refresh that fails leaves it to the next request: the stored token is sent, and a 401 ends in
+   * "sign-in needed" as before.
+   */
+  private async refreshEarly(): Promise<void> {
+    this.inRefresh = true;
+    try {
+      await auth(this, { serverUrl: this.upstream.url, fetchFn: oauthFetch() });
+    } catch {
+      // Refused or unreachable: see above.
+    } finally {
+      this.inRefresh = false;
+    }
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
