@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ConfinedRoot } from '../../fs/confinedRoot';
 import { mapLimit, scanKiln, scanPaths, type ScanRules, type ScannedNote } from '../kilnScanner';
 import { isNotePath } from '../notePaths';
-import { parseNote, type ParsedNote } from '../note';
+import { parseNote } from '../note';
 import { LinkGraph } from './linkGraph';
 import { mentionNames, mentionPattern, mentionsIn, type Mention } from './unlinkedMentions';
 
@@ -123,8 +123,8 @@ export class KilnLinks {
   }
 
   private async read(notes: readonly ScannedNote[], bulk = false): Promise<void> {
-    // The first read of a kiln hands every note over at once: each link then resolves once.
-    const first = bulk ? ([] as ParsedNote[]) : undefined;
+    // The first read of a kiln stages every note as it is parsed, then resolves their links in
+    // slices: every name is known by then, so each link resolves once.
     await mapLimit(notes, READS_IN_FLIGHT, async (note) => {
       const text = await this.text(note.path);
       if (text === undefined) {
@@ -132,17 +132,13 @@ export class KilnLinks {
         return;
       }
       const parsed = parseNote(note.path, text);
-      if (first) first.push(parsed);
+      if (bulk) this.graph.stage(parsed);
       else this.graph.set(parsed);
       this.stamps.set(note.path, stamp(note));
     });
-    if (first) await this.addAll(first.sort((a, b) => (a.path < b.path ? -1 : 1)));
-  }
-
-  /** The first read's notes into the graph a slice at a time, yielding the thread between slices. */
-  private async addAll(parsed: readonly ParsedNote[]): Promise<void> {
+    if (!bulk) return;
     let since = performance.now();
-    for (const _ of this.graph.setAllSteps(parsed)) {
+    for (const _ of this.graph.resolveStaged()) {
       if (performance.now() - since < SLICE_MS) continue;
       await nextTurn();
       since = performance.now();

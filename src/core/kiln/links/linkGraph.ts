@@ -52,6 +52,10 @@ export class LinkGraph {
   private readonly dependents = new Map<string, Set<string>>();
   /** Note path → notes linking to it (with how many links). */
   private readonly incoming = new Map<string, Map<string, number>>();
+  /** Notes of a first build whose links are not resolved yet (stage, then resolveStaged). */
+  private staged: string[] = [];
+  /** The staged links' queries by kind and target, shared while staging. */
+  private readonly stagedQueries = new Map<string, { query: LinkQuery; name: string }>();
 
   /** Counts changes: whoever caches something derived from the graph (completion entries) compares it. */
   private changes = 0;
@@ -117,9 +121,7 @@ export class LinkGraph {
   /**
    * setAll in steps of at most `batch` notes, so a host sharing its thread (the editor) can yield
    * between them. Nothing else may change the graph until the last step (KilnLinks holds changes
-   * back meanwhile). Into an empty graph every name is registered before any link resolves, and a
-   * target name is resolved once for all the links naming it (the answer of a link that is not
-   * relative depends on its name alone).
+   * back meanwhile). Into an empty graph every name is registered before any link resolves.
    */
   *setAllSteps(parsed: readonly ParsedNote[], batch = BULK_BATCH): Generator<number, void, void> {
     this.changes++;
@@ -131,19 +133,43 @@ export class LinkGraph {
       return;
     }
     for (let i = 0; i < parsed.length; i++) {
-      const note = parsed[i];
-      const entry = graphNote(note);
-      this.notes.set(entry.path, entry);
-      this.queries.set(entry.path, note.links.map((link, k) => pending(link, entry.links[k])));
-      this.names.add(entry.path, entry.aliases);
+      this.stage(parsed[i]);
       if ((i + 1) % batch === 0) yield i + 1;
     }
-    const memo = new Map<string, Resolution>();
-    let done = 0;
-    for (const path of this.notes.keys()) {
-      this.addLinks(path, memo);
-      if (++done % batch === 0) yield parsed.length + done;
+    for (const done of this.resolveStaged(batch)) yield parsed.length + done;
+  }
+
+  /**
+   * Takes a note of a first build in: its names count at once, its links resolve in resolveStaged,
+   * and only what the graph keeps of it is held (a reader hands notes over as it parses them, and
+   * their whole parses are left for the collector). Into a graph holding resolved notes it is set.
+   */
+  stage(parsed: ParsedNote): void {
+    if (this.notes.size !== this.staged.length) {
+      this.set(parsed);
+      return;
     }
+    const entry = graphNote(parsed);
+    const previous = this.notes.get(entry.path);
+    // Staged twice: the later text replaces the earlier, still unresolved.
+    if (previous) this.names.remove(previous.path, previous.aliases);
+    else this.staged.push(entry.path);
+    this.changes++;
+    this.notes.set(entry.path, entry);
+    this.queries.set(entry.path, parsed.links.map((link, k) => pending(link, entry.links[k], this.stagedQueries)));
+    this.names.add(entry.path, entry.aliases);
+  }
+
+  /** Resolves the staged notes' links, `batch` notes a step; a target name is resolved once for all the links naming it. */
+  *resolveStaged(batch = BULK_BATCH): Generator<number, void, void> {
+    const staged = this.staged;
+    const memo = new Map<string, Resolution>();
+    for (let i = 0; i < staged.length; i++) {
+      this.addLinks(staged[i], memo);
+      if ((i + 1) % batch === 0) yield i + 1;
+    }
+    this.staged = [];
+    this.stagedQueries.clear();
     this.changes++;
   }
 
@@ -299,11 +325,22 @@ function graphLink(link: NoteLink, line: string): GraphLink {
   };
 }
 
-function pending(source: NoteLink | GraphLink, link: GraphLink): PendingLink {
-  const query = source.kind === 'wiki' ? wikiQuery(source.target) : markdownQuery(source.target);
+/**
+ * A link with its query. `shared` (a first build): links with the same kind and target share one
+ * query and name, which are pure functions of them (most targets are named by many notes).
+ */
+function pending(source: NoteLink | GraphLink, link: GraphLink, shared?: Map<string, { query: LinkQuery; name: string }>): PendingLink {
+  const id = shared && `${source.kind}\0${source.target}`;
+  let asked = id === undefined ? undefined : shared!.get(id);
+  if (!asked) {
+    const query = source.kind === 'wiki' ? wikiQuery(source.target) : markdownQuery(source.target);
+    asked = { query, name: query.key.slice(query.key.lastIndexOf('/') + 1) };
+    if (id !== undefined) shared!.set(id, asked);
+  }
+  const { query, name } = asked;
   if (query.ignored) link.ignored = true;
   if (query.fragment && link.fragment === undefined) link.fragment = query.fragment;
-  return { link, query, name: query.key.slice(query.key.lastIndexOf('/') + 1) };
+  return { link, query, name };
 }
 
 /** Frontmatter `aliases` (or `alias`): a list or one string, as Obsidian reads them. */

@@ -68,3 +68,22 @@ test('text handed over while the first read runs is kept, not overwritten by the
     removeKiln(root);
   }
 });
+
+test('a note staged twice keeps its later text; staging into a resolved graph sets the note', () => {
+  const graph = new LinkGraph();
+  graph.stage(parseNote('a.md', '[[b]]'));
+  graph.stage(parseNote('b.md', '---\naliases: [Bee]\n---\n# B'));
+  graph.stage(parseNote('b.md', '---\naliases: [Wasp]\n---\n# B [[a]]'));
+  graph.stage(parseNote('c.md', '[[Bee]] [[Wasp]]'));
+  for (const _ of graph.resolveStaged(1)) {
+    // One note a step.
+  }
+  const fresh = fixtureGraph({ 'a.md': '[[b]]', 'b.md': '---\naliases: [Wasp]\n---\n# B [[a]]', 'c.md': '[[Bee]] [[Wasp]]' });
+  for (const path of ['a.md', 'b.md', 'c.md']) {
+    assert.deepEqual(graph.outgoing(path), fresh.outgoing(path), path);
+    assert.deepEqual(graph.backlinks(path), fresh.backlinks(path), path);
+  }
+  graph.stage(parseNote('d.md', '[[Wasp]]'));
+  assert.equal(graph.outgoing('d.md')[0].path, 'b.md');
+  assert.deepEqual(graph.backlinks('b.md').map((l) => l.source), ['a.md', 'c.md', 'd.md']);
+});
