@@ -1,5 +1,7 @@
+import { promises as fsp } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ChunkRecord } from './vectorStore';
+import { crc32 } from 'node:zlib';
+import { StoreCorruptError, type ChunkRecord } from './vectorStore';
 
 /** One entry of the flat store's chunk log: a note put (all its chunks) or removed. */
 export type NoteLine =
@@ -12,7 +14,13 @@ export type NoteLine =
  * quantization numbers), and neither turns megabytes of note text into strings nor leaves them to
  * the garbage collector; rows become ChunkRecords when shown.
  */
-export type DecodedLine = { put: string; hash: string; slots: number[]; scales: number[]; errors: number[]; crcs: number[]; rows: Uint8Array } | { del: string };
+export type DecodedLine = { put: string; hash: string; slots: number[]; scales: number[]; errors: number[]; crcs: number[]; rows: Uint8Array | RowsAt } | { del: string };
+
+/** Where a note's chunk rows lie in the chunk log file: read when one of its chunks is shown. */
+export interface RowsAt {
+  at: number;
+  bytes: number;
+}
 
 type Row = [id: string, title: string, heading: string[], start: number, end: number, text: string];
 
@@ -37,8 +45,8 @@ export function encodeNote(line: NoteLine): string {
 
 const TAB = 9;
 
-/** One line of the chunk log, as bytes (no newline). */
-export function decodeNote(line: Buffer): DecodedLine {
+/** One line of the chunk log, as bytes (no newline); `lineAt`: where it starts in the file (its rows are then left there). */
+export function decodeNote(line: Buffer, lineAt?: number): DecodedLine {
   const tab = line.indexOf(TAB);
   const head = JSON.parse(line.toString('utf8', 0, tab < 0 ? line.length : tab)) as Head;
   if (typeof head.d === 'string') return { del: head.d };
@@ -47,34 +55,75 @@ export function decodeNote(line: Buffer): DecodedLine {
     throw new Error('not a chunk log line');
   }
   if (q.length !== s.length || e.length !== s.length || k.length !== s.length) throw new Error('chunk log line lengths differ');
-  return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows: line.subarray(tab + 1) };
+  const rows = lineAt === undefined ? line.subarray(tab + 1) : { at: lineAt + tab + 1, bytes: line.length - tab - 1 };
+  return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows };
 }
 
-/** Lines decoded between two turns of the event loop. */
-const LINES_PER_TURN = 1_000;
+/** Bytes of the chunk log read (and checksummed) at a time. */
+const READ_SLICE = 4 << 20;
 
 /**
- * Applies each line of a chunk log in order, line by line straight from the bytes (a newline byte
- * never sits inside a UTF-8 character), in slices between which the event loop runs: the whole
- * text of a large index is tens of MB. A line that does not decode goes to `damaged`, which throws.
+ * The chunk log file's committed bytes applied line by line as they are read, a slice at a time,
+ * each put's rows left in the file (RowsAt): at 50k notes the log is ~57 MB, which a cold search
+ * held whole only to show ten notes' text. Their CRC is checked at the end (the caller discards
+ * what was applied when it throws); a line that does not decode goes to `damaged`, which throws.
  */
-export async function readChunkLog(bytes: Buffer, apply: (line: DecodedLine) => void, damaged: (cause: unknown) => never): Promise<void> {
-  let decoded = 0;
-  for (let start = 0; start < bytes.length; ) {
-    const newline = bytes.indexOf(10, start);
-    const end = newline < 0 ? bytes.length : newline;
-    const line = bytes.subarray(start, end);
-    start = end + 1;
-    if (line.length === 0) continue;
-    if (++decoded % LINES_PER_TURN === 0) await nextTurn();
-    let note: DecodedLine;
-    try {
-      note = decodeNote(line);
-    } catch (error) {
-      damaged(error);
-    }
-    apply(note);
+export async function readChunkLogFile(file: string, state: { bytes: number; crc: number }, apply: (line: DecodedLine) => void, damaged: (cause: unknown) => never): Promise<void> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
   }
+  let crc = 0;
+  try {
+    let buffer = Buffer.allocUnsafe(Math.min(READ_SLICE, Math.max(1, state.bytes)));
+    /** Bytes at the buffer's start carried over from the last slice (a line not yet ended), and where they start in the file. */
+    let carried = 0;
+    let carriedAt = 0;
+    for (let off = 0; off < state.bytes; ) {
+      if (carried === buffer.length) {
+        const larger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(larger, 0, 0, carried);
+        buffer = larger;
+      }
+      const { bytesRead } = await handle.read(buffer, carried, Math.min(state.bytes - off, buffer.length - carried), off);
+      if (bytesRead === 0) throw new StoreCorruptError(`An index file is shorter than recorded: ${file}.`);
+      crc = crc32(buffer.subarray(carried, carried + bytesRead), crc);
+      off += bytesRead;
+      const filled = carried + bytesRead;
+      const last = off === state.bytes;
+      let start = 0;
+      for (;;) {
+        const newline = buffer.indexOf(10, start);
+        if (newline < 0 || newline >= filled) {
+          if (!last) break;
+          if (start < filled) applyLine(buffer.subarray(start, filled), carriedAt + start, apply, damaged);
+          start = filled;
+          break;
+        }
+        if (newline > start) applyLine(buffer.subarray(start, newline), carriedAt + start, apply, damaged);
+        start = newline + 1;
+      }
+      buffer.copy(buffer, 0, start, filled);
+      carried = filled - start;
+      carriedAt += start;
+      await nextTurn();
+    }
+  } finally {
+    await handle.close();
+  }
+  if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
+}
+
+function applyLine(line: Buffer, lineAt: number, apply: (line: DecodedLine) => void, damaged: (cause: unknown) => never): void {
+  let note: DecodedLine;
+  try {
+    note = decodeNote(line, lineAt);
+  } catch (error) {
+    damaged(error);
+  }
+  apply(note);
 }
 
 /** Parses a note's rows (checked: a damaged row is reported, not shown). */

@@ -1,4 +1,4 @@
-import { parseRows, type DecodedLine, type NoteLine } from './flatMeta';
+import { parseRows, type DecodedLine, type NoteLine, type RowsAt } from './flatMeta';
 import { SlotTable } from './slotTable';
 import { StoreCorruptError, type ChunkRecord } from './vectorStore';
 
@@ -8,8 +8,8 @@ const NO_ROWS = Buffer.from('[]');
 interface FlatNote {
   hash: string;
   slots: number[];
-  /** The note's chunk rows as read from the chunk log, until a result shows one of them. */
-  rows?: Uint8Array;
+  /** The note's chunk rows as read from the chunk log, or where they lie in it, until a result shows one of them. */
+  rows?: Uint8Array | RowsAt;
   /** Its chunks, once read (kept with the note, so a reader made before the note changed still finds them). */
   records?: ChunkRecord[];
 }
@@ -23,6 +23,11 @@ export class FlatNotes {
   readonly table = new SlotTable();
   private readonly notes = new Map<string, FlatNote>();
   private liveSlots = 0;
+
+  /** Reads rows left in the chunk log file (the store sets it when it opens the file). */
+  readRows: (rows: RowsAt) => Uint8Array = () => {
+    throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is not open.`);
+  };
 
   constructor(
     /** The store's folder, for messages. */
@@ -110,8 +115,10 @@ export class FlatNotes {
   private recordsOf(notePath: string, note: FlatNote): ChunkRecord[] {
     if (note.records) return note.records;
     let chunks: ChunkRecord[];
+    // Rows left in the file are read first: a store closed meanwhile says so, not that the index is damaged.
+    const rows = note.rows === undefined ? NO_ROWS : note.rows instanceof Uint8Array ? note.rows : this.readRows(note.rows);
     try {
-      chunks = parseRows(note.rows ?? NO_ROWS, notePath, note.hash, note.slots.length);
+      chunks = parseRows(rows, notePath, note.hash, note.slots.length);
     } catch (error) {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause: error });
     }

@@ -6,7 +6,8 @@ import { Int8Slots } from './int8Slots';
 import { withLock } from '../../fs/crossProcessLock';
 import { appendSynced, generationFiles, sameCommit, WRITER_LOCK, readChecked, readManifest, removeOtherGenerations, verifyStreaming, writeGeneration, writeManifest, FORMAT, VERSION, type FileState, type Manifest } from './flatFiles';
 import { trimLeftovers } from './flatLeftovers';
-import { encodeNote, readChunkLog, type NoteLine } from './flatMeta';
+import { ChunkLogRows } from './chunkLogRows';
+import { encodeNote, readChunkLogFile, type NoteLine } from './flatMeta';
 import { FlatNotes } from './flatNotes';
 import { liveGeneration } from './flatCompaction';
 import { exactTopK } from './flatSearch';
@@ -46,6 +47,7 @@ export class FlatStore implements VectorStore {
   private readonly notes: FlatNotes;
   private readonly f32: Float32Slots;
   private pendingMeta: string[] = [];
+  private readonly rows: ChunkLogRows;
 
   constructor(
     readonly dir: string,
@@ -54,6 +56,8 @@ export class FlatStore implements VectorStore {
   ) {
     this.f32 = new Float32Slots(header.dim, dir);
     this.notes = new FlatNotes(dir);
+    this.rows = new ChunkLogRows(dir);
+    this.notes.readRows = (rows) => this.rows.read(rows);
   }
 
   get count(): number {
@@ -118,12 +122,12 @@ export class FlatStore implements VectorStore {
     const files = this.files();
     await readChecked(files.q8, m.q8, this.q8.bytes(0, m.slots));
     if (this.options.verifyOnOpen) verifyStreaming(files.f32, m.f32);
-    const meta = await readChecked(files.meta, m.meta);
     this.slots = this.committedSlots = m.slots;
     const damaged = (cause: unknown): never => {
       throw new StoreCorruptError(`The chunk list of the index in ${this.dir} is damaged.`, { cause });
     };
-    await readChunkLog(Buffer.from(meta.buffer, meta.byteOffset, meta.byteLength), (note) => this.notes.applyDecoded(note, this.slots), damaged);
+    this.rows.open(files.meta);
+    await readChunkLogFile(files.meta, m.meta, (note) => this.notes.applyDecoded(note, this.slots), damaged);
   }
 
   async upsertNote(notePath: string, chunks: ChunkRecord[], vectors: Float32Array[], contentHash?: string): Promise<void> {
@@ -256,6 +260,7 @@ export class FlatStore implements VectorStore {
   }
 
   async dispose(): Promise<void> {
+    this.rows.close();
     this.f32.close();
     this.f32.dropStaged();
     this.pendingMeta = [];
@@ -277,6 +282,7 @@ export class FlatStore implements VectorStore {
     const next: Manifest = { ...this.manifest, gen, slots: order.length, ...writeGeneration(this.dir, gen, { q8, f32, meta }) };
     await writeManifest(this.dir, next);
     this.f32.close();
+    // The old log stays open: a hit handed out before the compaction still reads its note's rows from it.
     this.manifest = next;
     this.q8.bytes(0, order.length).set(q8);
     this.notes.moved(order);
