@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
 import type { GatewayController } from './gatewayController';
 import { describeState, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
+import { registerSignInCommands, signInToToolServer } from './gatewaySignIn';
 
 export const RESTART_TOOL_SERVER_COMMAND = 'hearth.restartToolServer';
 
 /**
- * "Hearth: Show Tool Servers" and "Hearth: Restart Tool Server". Registered at activation while the
+ * "Hearth: Show Tool Servers", "Hearth: Restart Tool Server" and the OAuth sign-in/out commands. Registered at activation while the
  * gateway's code (the MCP SDK) is still loading: each command waits for the controller.
  */
 export function registerGatewayCommands(loadController: () => Promise<GatewayController>): vscode.Disposable[] {
@@ -52,8 +53,10 @@ export function registerGatewayCommands(loadController: () => Promise<GatewayCon
     if (status.state.kind === 'down') {
       // A quick pick cuts the error to one line, and its end (the server's stderr) is what says why: a notification wraps.
       const again = 'Restart';
-      const action = await vscode.window.showWarningMessage(`Hearth: tool server "${name}" is ${describeState(status)}`, again, 'Show Log');
-      if (action === again) await restart(name);
+      const signIn = status.state.code === 'gateway.upstream_sign_in' ? ['Sign In'] : [];
+      const action = await vscode.window.showWarningMessage(`Hearth: tool server "${name}" is ${describeState(status)}`, ...signIn, again, 'Show Log');
+      if (action === 'Sign In') await signInToToolServer(await loadController(), name);
+      else if (action === again) await restart(name);
       else if (action === 'Show Log') await vscode.commands.executeCommand('hearth.showLog');
       return;
     }
@@ -71,5 +74,9 @@ export function registerGatewayCommands(loadController: () => Promise<GatewayCon
     if (picked?.restart) await restart(name);
   };
 
-  return [vscode.commands.registerCommand(SHOW_TOOL_SERVERS_COMMAND, show), vscode.commands.registerCommand(RESTART_TOOL_SERVER_COMMAND, restart)];
+  return [
+    vscode.commands.registerCommand(SHOW_TOOL_SERVERS_COMMAND, show),
+    vscode.commands.registerCommand(RESTART_TOOL_SERVER_COMMAND, restart),
+    ...registerSignInCommands(loadController),
+  ];
 }

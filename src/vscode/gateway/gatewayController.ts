@@ -13,11 +13,14 @@ import type { Redactor } from '../../core/logging/redactingLogger';
 import type { Gateway } from '../../core/gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpHandle } from '../../core/gateway/gatewayHttp';
 import { createGateway } from '../../core/gateway/gatewaySetup';
+import type { OAuthUpstream } from '../../core/gateway/oauth/oauthProvider';
+import { secretOAuthStore, type OAuthStore } from '../../core/gateway/oauth/oauthStore';
 import { kilnToolContext } from '../../core/kiln/tools/kilnToolContext';
 import type { KilnTool, SemanticSearchFn } from '../../core/kiln/tools/kilnTool';
 import { createKilnTools } from '../../core/kiln/tools/kilnTools';
 import { gatewayStatusPresentation, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
 import { hasMcpServerDefinitionApi } from '../api/editorContributions';
+import { notifySignInNeeded } from './gatewaySignIn';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
 
@@ -45,18 +48,21 @@ export class GatewayController implements vscode.Disposable {
   private semanticSearch: SemanticSearchFn | undefined;
   private lastLoaded: { loaded: LoadedConfig; workspaceRoot: string | undefined } | undefined;
   private readonly log: Logger;
+  /** OAuth tokens of http/sse upstreams: in the editor's secret storage, never in a file or setting. */
+  readonly oauthStore: OAuthStore;
   /** A reload can still arrive while the extension deactivates (its code loads after activation): ignored then. */
   private disposed = false;
 
   constructor(
     private readonly host: Host,
-    private readonly redactor: Redactor,
+    readonly redactor: Redactor,
     private readonly version: string,
     /** Edits by the gateway's MCP clients are staged for review in the editor like any agent's. */
     private readonly reviewer?: ChangeReviewer,
   ) {
     this.log = host.log.child('gateway');
-    this.gateway = createGateway(host, process.env, { redactor });
+    this.oauthStore = secretOAuthStore(host.secrets);
+    this.gateway = createGateway(host, process.env, { redactor, oauthStore: this.oauthStore });
     this.statusItem.name = 'Hearth tool servers';
     this.statusItem.command = SHOW_TOOL_SERVERS_COMMAND;
     this.disposables.push(this.statusItem, this._onDidChangeDefinitions);
@@ -67,6 +73,7 @@ export class GatewayController implements vscode.Disposable {
     process.on('exit', onExit);
     this.disposables.push({ dispose: () => subscription.dispose() }, { dispose: () => process.off('exit', onExit) });
     this.registerWithVsCode();
+    this.disposables.push(notifySignInNeeded(this));
   }
 
   /** Where ACP sessions and other local clients reach the gateway; undefined until it listens. */
@@ -96,6 +103,13 @@ export class GatewayController implements vscode.Disposable {
     }
     await endpoint;
     this.updateStatus();
+  }
+
+  /** The http/sse entry `name` as OAuth sign-in needs it; undefined for a stdio or unknown one. */
+  oauthUpstream(name: string): OAuthUpstream | undefined {
+    const server = this.lastLoaded?.loaded.config.mcp.servers.find((entry) => entry.name === name);
+    if (!server || server.transport.type === 'stdio') return undefined;
+    return { name, url: server.transport.url, clientId: server.transport.oauth_client_id, scopes: server.transport.oauth_scopes };
   }
 
   async restart(name: string): Promise<void> {
