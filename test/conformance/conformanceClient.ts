@@ -59,6 +59,8 @@ async function main(): Promise<number> {
   const detach = gateway.clients.attach({
     canElicit: () => true,
     canSample: () => false,
+    canListRoots: () => false,
+    listRoots: async () => ({ roots: [] }),
     busyWith: () => true,
     elicit: async () => ({ action: 'accept', content: {} }),
     sample: async () => {

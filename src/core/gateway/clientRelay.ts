@@ -5,6 +5,7 @@ import {
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
+  type ListRootsResult,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toDisposable, type Disposable } from '../lifecycle/disposable';
@@ -13,15 +14,17 @@ import { toDisposable, type Disposable } from '../lifecycle/disposable';
 export interface GatewayPeer {
   canElicit(): boolean;
   canSample(): boolean;
+  canListRoots(): boolean;
   /** Whether this session has a tool call running on `upstream` (its questions most likely belong to it). */
   busyWith(upstream: string): boolean;
   elicit(upstream: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
   sample(upstream: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  listRoots(upstream: string, signal: AbortSignal): Promise<ListRootsResult>;
   log(upstream: string, params: LoggingMessageNotification['params']): void;
 }
 
 /**
- * Carries what upstream servers ask of the gateway's clients (elicitation, sampling) and what they
+ * Carries what upstream servers ask of the gateway's clients (elicitation, sampling, roots) and what they
  * tell them (log messages). An upstream connects long before any client does, so its client
  * declares both capabilities; a request no connected client can answer gets −32601, as an MCP
  * client without the capability would answer.
@@ -44,6 +47,13 @@ export class ClientRelay {
     const peer = this.pick(upstream, (candidate) => candidate.canSample());
     if (!peer) throw unsupported('sampling/createMessage', upstream);
     return peer.sample(upstream, params, signal);
+  }
+
+  /** The roots of the client calling `upstream` (else of any client that has them): where the user's files are. */
+  listRoots(upstream: string, signal: AbortSignal): Promise<ListRootsResult> {
+    const peer = this.pick(upstream, (candidate) => candidate.canListRoots());
+    if (!peer) throw unsupported('roots/list', upstream);
+    return peer.listRoots(upstream, signal);
   }
 
   log(upstream: string, params: LoggingMessageNotification['params']): void {

@@ -159,6 +159,11 @@ export class Gateway {
   }
 
   /** The upstreams in config order (resources and prompts are aggregated from them). */
+  /** A gateway client's roots changed: each connected upstream is told (roots/list_changed). */
+  rootsChanged(): void {
+    for (const upstream of this.upstreamList) void upstream.connectedClient?.sendRootsListChanged().catch(() => {});
+  }
+
   get upstreamList(): Upstream[] {
     return [...this.upstreams.values()].map(({ upstream }) => upstream);
   }

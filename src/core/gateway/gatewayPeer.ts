@@ -1,5 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageResultSchema, ElicitResultSchema, LoggingLevelSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+
+/** A client answers roots/list from what it has open: a machine's answer, a machine's timeout. */
+const ROOTS_TIMEOUT_MS = 10_000;
 import type { GatewayPeer } from './clientRelay';
 
 /** A person answers an elicitation: far longer than a machine's request timeout. */
@@ -21,6 +24,8 @@ export function gatewayPeer(server: Server, busy: Map<string, number>): GatewayP
     setLevel: (next) => void (level = next),
     canElicit: () => connected() && !!server.getClientCapabilities()?.elicitation,
     canSample: () => connected() && !!server.getClientCapabilities()?.sampling,
+    canListRoots: () => connected() && !!server.getClientCapabilities()?.roots,
+    listRoots: (_upstream, signal) => server.listRoots(undefined, { signal, timeout: ROOTS_TIMEOUT_MS }),
     busyWith: (upstream) => (busy.get(upstream) ?? 0) > 0,
     elicit: (_upstream, params, signal) => server.request({ method: 'elicitation/create', params }, ElicitResultSchema, { signal, timeout: ELICIT_TIMEOUT_MS }),
     sample: (_upstream, params, signal) => server.request({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { signal, timeout: SAMPLE_TIMEOUT_MS }),

@@ -5,6 +5,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   type CallToolResult,
   type Progress,
@@ -90,6 +91,8 @@ export function createGatewayServer(options: GatewayServerOptions): Disposable &
     await options.gateway.setLogLevel(request.params.level);
     return {};
   });
+  // A client's roots changed (a folder opened): every upstream that may have asked hears of it.
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => options.gateway.rootsChanged());
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;

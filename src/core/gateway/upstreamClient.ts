@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -21,12 +22,12 @@ export interface UpstreamClientEvents {
 }
 
 /**
- * The MCP client of one upstream connection. It declares elicitation and sampling (the relay hands
+ * The MCP client of one upstream connection. It declares elicitation, sampling and roots (the relay hands
  * them to a gateway client that can answer) and passes the server's log messages on; without a
  * relay (tests of the bare supervision) it declares nothing, as the first gateway did.
  */
 export function createUpstreamClient(upstream: string, relay: ClientRelay | undefined, events: UpstreamClientEvents): Client {
-  const client = new Client(CLIENT_INFO, { capabilities: relay ? { elicitation: { form: {}, url: {} }, sampling: {} } : {} });
+  const client = new Client(CLIENT_INFO, { capabilities: relay ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } } : {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.resourcesChanged());
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.promptsChanged());
@@ -34,6 +35,7 @@ export function createUpstreamClient(upstream: string, relay: ClientRelay | unde
   if (!relay) return client;
   client.setRequestHandler(ElicitRequestSchema, (request, extra) => relay.elicit(upstream, request.params, extra.signal));
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => relay.sample(upstream, request.params, extra.signal));
+  client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => relay.listRoots(upstream, extra.signal));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => relay.log(upstream, notification.params));
   return client;
 }
