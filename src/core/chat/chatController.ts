@@ -186,6 +186,7 @@ export class ChatController {
   }
 
   async send(text: string): Promise<void> {
+    await this.navigator.settled();
     if (this.busy) return this.notice('error', 'A reply is still streaming: stop it first.');
     const attachments = this.attachments.take();
     const turn: Turn = { id: this.conversations.newId(), text, attachments: attachments.map((a) => a.ref), events: [], status: 'running' };

@@ -211,4 +211,16 @@ describe('chat with an external agent over ACP', () => {
     await p.controller.dispose();
     await agents.dispose();
   });
+
+  test('a message sent while :new still ends the agent\'s session lands in the new conversation (it was lost in the old one)', async () => {
+    const { agents } = scripted({ HEARTH_FIXTURE_SESSIONS: 'resume,close' });
+    const p = panel(catalogOf(agents), new MemoryStorage(), new MemoryStorage(), workspace.dir);
+    await p.controller.handle({ type: 'send', text: 'echo first' });
+    // As the webview sends them: one after the other, without waiting for the first to finish.
+    await Promise.all([p.controller.handle({ type: 'command', name: 'new' }), p.controller.handle({ type: 'send', text: 'echo second' })]);
+    assert.deepEqual(p.state().conversation.turns.map((t) => t.text), ['echo second']);
+    assert.equal(p.lastReply(), 'second');
+    await p.controller.dispose();
+    await agents.dispose();
+  });
 });

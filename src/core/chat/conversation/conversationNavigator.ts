@@ -28,7 +28,22 @@ export interface ConversationNavigatorDeps {
  * the agent session of the conversation it leaves first.
  */
 export class ConversationNavigator {
+  /** Moves still running: a message sent meanwhile waits, so it lands in the conversation moved to. */
+  private readonly moving = new Set<Promise<unknown>>();
+
   constructor(private readonly deps: ConversationNavigatorDeps) {}
+
+  /** Resolves once no move (new, clear, open, pick, delete) is running; :new ends an agent session first, which takes a while. */
+  async settled(): Promise<void> {
+    while (this.moving.size > 0) await Promise.allSettled([...this.moving]);
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    const tracked: Promise<void> = work.finally(() => this.moving.delete(tracked));
+    tracked.catch(() => {}); // the caller of the move sees its failure; this copy only marks it done
+    this.moving.add(tracked);
+    return work;
+  }
 
   private get conversation(): Conversation {
     return this.deps.conversations.current;
@@ -48,7 +63,11 @@ export class ConversationNavigator {
    * Opens one of the agent's own saved sessions (from the history list) as a new conversation: the
    * agent is started at once, so a loaded session's replayed history shows before the first message.
    */
-  async openAgentSession(agent: string, sessionId: string, title?: string): Promise<void> {
+  openAgentSession(agent: string, sessionId: string, title?: string): Promise<void> {
+    return this.track(this.doOpenAgentSession(agent, sessionId, title));
+  }
+
+  private async doOpenAgentSession(agent: string, sessionId: string, title?: string): Promise<void> {
     await this.endSession();
     this.deps.conversations.startNew(agent);
     this.conversation.agentSession = { agent, id: sessionId };
@@ -64,7 +83,11 @@ export class ConversationNavigator {
     this.deps.postState();
   }
 
-  async newChat(): Promise<void> {
+  newChat(): Promise<void> {
+    return this.track(this.doNewChat());
+  }
+
+  private async doNewChat(): Promise<void> {
     await this.endSession();
     // "New" keeps the agent picked for this panel; the picker shows only while none was picked.
     const agent = this.conversation.agent;
@@ -76,13 +99,21 @@ export class ConversationNavigator {
   }
 
   /** Empties the current conversation (and the agent's memory of it: a fresh session). */
-  async clear(): Promise<void> {
+  clear(): Promise<void> {
+    return this.track(this.doClear());
+  }
+
+  private async doClear(): Promise<void> {
     await this.endSession(true);
     await this.deps.conversations.clear();
     this.deps.postState();
   }
 
-  async pickAgent(name: string): Promise<void> {
+  pickAgent(name: string): Promise<void> {
+    return this.track(this.doPickAgent(name));
+  }
+
+  private async doPickAgent(name: string): Promise<void> {
     const agent = await this.deps.agentChoice.find(name);
     if ('error' in agent) return this.deps.notice('error', agent.error);
     await this.deps.stop();
@@ -104,7 +135,11 @@ export class ConversationNavigator {
     this.deps.postState();
   }
 
-  async open(id: string): Promise<void> {
+  open(id: string): Promise<void> {
+    return this.track(this.doOpen(id));
+  }
+
+  private async doOpen(id: string): Promise<void> {
     const conversation = this.deps.conversations.saved(id);
     if (!conversation) return this.deps.notice('error', 'That conversation is no longer saved.');
     await this.endSession();
@@ -114,7 +149,11 @@ export class ConversationNavigator {
     this.deps.postState();
   }
 
-  async delete(id: string): Promise<void> {
+  delete(id: string): Promise<void> {
+    return this.track(this.doDelete(id));
+  }
+
+  private async doDelete(id: string): Promise<void> {
     const agentSession = this.deps.conversations.saved(id)?.agentSession;
     if (!(await this.deps.conversations.delete(id, (message, detail) => this.deps.confirm(message, detail)))) return;
     if (id === this.conversation.id) {
