@@ -183,20 +183,22 @@ export class StoreBm25 {
     for (const path of changed) index.removeNote(path);
     for (const path of changed) if (current.has(path)) index.addNote(noteChunks(store, path));
     if (index.stale) return this.build(store, current, stamp);
+    // The stamp vouches for the file only if the store still holds that commit now its notes were read.
+    const trusted = store.commitStamp?.() === stamp ? stamp : undefined;
     if (changed.size > 0 && fromFile) {
       // Notes changed since the file was written (another process indexed, or one was killed after
       // the store's commit): compacted, so the statistics are exactly a fresh build's, and saved.
       const snapshot = index.snapshot();
       index = await NoteBm25.load(snapshot);
-      if (writing === 0) await this.save(snapshot, current, stamp);
+      if (writing === 0) await this.save(snapshot, current, trusted);
     } else if (rewrite && writing === 0) {
-      await this.save(index.snapshot(), current, stamp);
+      await this.save(index.snapshot(), current, trusted);
     } else if (changed.size > 0) {
       // A note saved in the editor: swapped in memory; the file follows on dispose (rewriting it on
       // every save would stall the extension host on a large kiln). Until then it is merely older.
       this.dirty = true;
     }
-    this.current = { version, index, hashes: current, stamp };
+    this.current = { version, index, hashes: current, stamp: trusted };
     return index;
   }
 
@@ -209,8 +211,9 @@ export class StoreBm25 {
     // result still answers this search, and the next one rebuilds it.
     const now = this.state();
     const suspect = now.writing > 0 || now.mutations !== mutations;
-    this.current = { version, index, hashes, stamp, suspect };
-    if (!suspect) await this.save(index.snapshot(), hashes, stamp);
+    const trusted = store.commitStamp?.() === stamp ? stamp : undefined;
+    this.current = { version, index, hashes, stamp: trusted, suspect };
+    if (!suspect) await this.save(index.snapshot(), hashes, trusted);
     return index;
   }
 
