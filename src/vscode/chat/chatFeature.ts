@@ -158,9 +158,10 @@ export function startChatFeature(deps: ChatFeatureDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(CHAT_COMMANDS.openChatInEditor, () => panels.openInEditor()),
     vscode.commands.registerCommand(CHAT_COMMANDS.newChat, async () => (await panels.focusActive()).newChat()),
     vscode.commands.registerCommand(PICK_AGENT_COMMAND_ID, async () => {
-      const controller = await panels.focusActive();
-      const agent = controller.activeAgent;
+      // The models' quick pick comes before focusing the chat: a webview taking focus would close it.
+      const agent = panels.active?.activeAgent;
       const picked = agent ? await pickAgentModel(agent, controls) : 'agents';
+      const controller = await panels.focusActive();
       if (picked === 'agents') await controller.showPicker();
       else if (picked) await controller.switchAgentModel(picked);
     }),
