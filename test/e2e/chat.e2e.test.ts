@@ -215,6 +215,11 @@ test('a provider that is down: the error with its remedy in the conversation, an
   await error.waitFor({ timeout: 60_000 });
   assert.match(await error.locator('.error-message').innerText(), /connect/i);
   assert.match(await error.locator('.error-remedy').innerText(), /Start the model server/, 'the remedy is shown');
+  // What this machine has instead, in place (#29): here the configured providers that answer; a click switches.
+  const useCloud = error.locator('.error-choices button.choice', { hasText: 'Use cloud/' });
+  await useCloud.waitFor({ timeout: 30_000 });
+  await useCloud.click();
+  await statusShows('hearth.status', 'cloud/');
   await send(':model cloud/gpt-4o-mini');
   await statusShows('hearth.status', 'cloud/gpt-4o-mini');
   await error.locator('button.retry').click();

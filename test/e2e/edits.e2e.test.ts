@@ -82,7 +82,10 @@ enable_discovery = false
   await hearthReady();
   await runCommand(page, 'Hearth: Focus Chat');
   const card = chat().locator('.agent-card[data-agent="kiln"]');
-  await card.waitFor({ timeout: 90_000 });
+  await card.waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
+    await screenshot(page, 'edits-no-agent-card');
+    throw error;
+  });
   await card.click();
 });
 
