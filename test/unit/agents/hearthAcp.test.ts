@@ -140,7 +140,14 @@ test('Hearth\'s own ACP client talks to hearth acp (a profile that runs it)', { 
   const session = await agents.start('hearth', { host: new ScriptedHost(), cwd: root });
   try {
     assert.deepEqual(session.controls!.current().options.map((o) => o.id), ['mode', 'model', 'agent']);
+    // read_note went through Hearth's own client's fs/read_text_file (it offers fs/*), confined to the workspace.
     assert.equal(textOf(await collect(session.prompt('KEY-bread how hot?'))), 'Bake at 230 C, see recipes/bread.md.');
+    // The mode picker of Hearth's client reaches hearth acp: in `ask` the model is offered no writing tool.
+    await session.controls!.setOption('mode', 'ask');
+    const from = server.wire.length;
+    await collect(session.prompt('KEY-recall anything?'));
+    const tools = server.wire.slice(from).flatMap((w) => ((w.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name));
+    assert.ok(tools.includes('read_note') && !tools.includes('create_note'), tools.join(', '));
   } finally {
     await session.dispose();
     await agents.dispose();
