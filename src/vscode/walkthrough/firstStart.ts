@@ -33,5 +33,6 @@ export async function openWalkthroughOnFirstStart(deps: FirstStartDeps): Promise
     return false;
   }
   await deps.state.update(WALKTHROUGH_OPENED_KEY, true);
+  deps.log.info('first start: opened the Getting Started walkthrough (once per install)');
   return true;
 }
