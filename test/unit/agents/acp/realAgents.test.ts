@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startMockLlm, type MockLlm } from '../../llm/mockLlm';
-import { collect, createAgents, ScriptedHost, tempWorkspace, textOf } from './helpers';
+import { collect, createAgents, ScriptedHost, tempWorkspace, textOf, waitFor } from './helpers';
 import { installRealAgent, REAL_AGENT_CHOICES, realAgentLaunch, type RealAgentName } from './fixtures/realAgents';
 
 const wireSince = (server: MockLlm, from: number) => server.wire.slice(from).map((w) => JSON.stringify(w.body));
@@ -57,7 +57,8 @@ for (const name of ['codex', 'claude'] as RealAgentName[]) {
         assert.ok(after.some((body) => expect.modeSeen.test(body)), `the endpoint sees mode ${expect.mode}`);
         assert.ok(after.some((body) => expect.modelSeen.test(body)), `the endpoint sees model ${expect.model}`);
 
-        assert.ok(controls.current().commands.some((c) => c.name === expect.command), `the agent lists /${expect.command}`);
+        // The agent announces its commands when it likes (available_commands_update after the session opened).
+        assert.ok(await waitFor(() => controls.current().commands.some((c) => c.name === expect.command), 20_000), `the agent lists /${expect.command}`);
         from = server.wire.length;
         const events = await collect(second.prompt(`/${expect.command}`));
         assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'end_turn' });
