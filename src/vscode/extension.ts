@@ -303,7 +303,12 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
     // A newcomer's first start opens Getting Started (once per install; not awaited: activation goes on).
     void openWalkthroughOnFirstStart({
       state: context.globalState,
-      openOnInstall: vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true),
+      // VS Code keeps openOnInstall application-scoped, so a remote extension host (code-server,
+      // SSH, containers) only ever sees its default; a startup editor turned off says "show me
+      // nothing at start" in a setting every extension host sees.
+      openOnInstall:
+        vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true) &&
+        vscode.workspace.getConfiguration('workbench').get<string>('startupEditor') !== 'none',
       open: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false),
       log,
     });
