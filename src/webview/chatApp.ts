@@ -5,6 +5,7 @@
  * in, so tests run it in jsdom.
  */
 import type { ChatState, HostMessage, WebviewMessage } from '../core/chat/protocol';
+import type { ProviderChoice } from '../core/chat/unansweredChoices';
 import { renderAgentPicker } from './agentPicker';
 import { Composer } from './composer';
 import { NOTE_LINK_CLASS } from './noteLinks';
@@ -27,6 +28,8 @@ export class ChatApp {
   /** The kiln's note paths that link only when known (sent by the host; see needsKnownPath). */
   private notePaths: string[] = [];
   private readonly turns = new Map<string, TurnView>();
+  /** The newest failure's choices (not saved with the turn), shown again after a redraw. */
+  private choices: { turnId: string; choices: ProviderChoice[] } | undefined;
   private readonly permissionTurns = new Map<string, string>();
   /** Notices since the conversation last moved on. */
   private notices: HTMLElement[] = [];
@@ -93,6 +96,7 @@ export class ChatApp {
         return this.render(message.state);
       case 'turnStart': {
         this.notices = []; // the conversation moved on: earlier notices stay where they are, until the next redraw
+        this.choices = undefined;
         if (this.state) this.state.busy = true;
         this.composer.setBusy(true);
         const existing = this.turns.get(message.turnId);
@@ -151,9 +155,10 @@ export class ChatApp {
       case 'sources':
         return this.turns.get(message.turnId)?.setSources(message.sources);
       case 'choices':
-        // Said once: only the newest error box keeps the choices (an earlier failure's go).
-        this.messages.querySelectorAll('.error-choices').forEach((old) => old.remove());
-        this.turns.get(message.turnId)?.showChoices(message.choices, (id) => this.options.post({ type: 'choice', id }));
+        // Said once: only the newest error box keeps the choices (an earlier failure's go). Kept
+        // here too, since they are not saved with the turn and a redraw would otherwise drop them.
+        this.choices = { turnId: message.turnId, choices: message.choices };
+        this.showChoices();
         return this.scroll();
       case 'reviews':
         return this.reviews.render(message.view);
@@ -202,9 +207,15 @@ export class ChatApp {
       this.messages.append(view.element);
     }
     this.messages.append(...this.notices);
+    this.showChoices();
     this.scroll();
     // Again once laid out: a restored conversation opens at its end, where one continues it.
     this.options.schedule?.(() => this.scroll());
+  }
+
+  private showChoices(): void {
+    this.messages.querySelectorAll('.error-choices').forEach((old) => old.remove());
+    if (this.choices) this.turns.get(this.choices.turnId)?.showChoices(this.choices.choices, (id) => this.options.post({ type: 'choice', id }));
   }
 
   private renderOverlay(): void {

@@ -39,7 +39,9 @@ export class UnansweredProvider {
 
   /** The choices for the provider chat uses now; remembered so a click can be carried out. */
   async choices(): Promise<ProviderChoice[]> {
-    const planned = unansweredChoices(await this.facts());
+    const facts = await this.facts();
+    const planned = unansweredChoices(facts);
+    this.deps.log.info(`provider "${facts.active.name}" did not answer: offering ${planned.map((p) => p.choice.label).join(', ') || 'nothing'} (answering: ${facts.answering.join(', ') || 'none'})`);
     this.offered = new Map(planned.map((p) => [p.choice.id, p.action]));
     return planned.map((p) => p.choice);
   }
@@ -70,24 +72,42 @@ export class UnansweredProvider {
     };
   }
 
-  /** Other configured providers that listed chat models, at the configured model when listed, else the first. */
+  /**
+   * Other configured providers that listed chat models, at the configured model when listed, else
+   * the first. Each is asked on its own, capped: the provider that just failed (its client may
+   * still be retrying) or one slow runner must not hide the ones that answer.
+   */
   private async answering(activeName: string): Promise<string[]> {
-    const { llm } = this.deps;
-    const listing = await Promise.race([llm.catalog.list().catch(() => []), new Promise<[]>((done) => setTimeout(() => done([]), LISTING_CAP_MS).unref?.())]);
-    const configured = new Map(llm.selection.providers().map((p) => [p.name, p]));
-    return listing
-      .filter((entry) => entry.provider !== activeName && !entry.error && configured.get(entry.provider)?.type !== 'githubcopilot')
-      .flatMap((entry) => {
-        const chat = entry.models.filter((m) => m.kind !== 'embedding');
-        const model = chat.find((m) => m.id === configured.get(entry.provider)?.model) ?? chat[0];
-        return model ? [formatModelId(entry.provider, model.id)] : [];
-      });
+    const { llm, log } = this.deps;
+    const others = llm.selection.providers().filter((p) => p.name !== activeName && p.type !== 'githubcopilot');
+    const capped = new Promise<undefined>((done) => setTimeout(() => done(undefined), LISTING_CAP_MS).unref?.());
+    const listed = await Promise.all(
+      others.map(async (settings) => {
+        const listing = Promise.resolve().then(() => llm.catalog.forProvider(llm.provider(settings)));
+        const entry = await Promise.race([listing.catch(() => undefined), capped]);
+        if (!entry) log.info(`provider "${settings.name}" did not list its models within ${LISTING_CAP_MS / 1000} s; not offered`);
+        return { settings, entry };
+      }),
+    );
+    return listed.flatMap(({ settings, entry }) => {
+      if (!entry || entry.error) return [];
+      const chat = entry.models.filter((m) => m.kind !== 'embedding');
+      const model = chat.find((m) => m.id === settings.model) ?? chat[0];
+      return model ? [formatModelId(settings.name, model.id)] : [];
+    });
   }
 
   private async editorModels(): Promise<UnansweredFacts['editorModels']> {
     if (typeof vscode.lm?.selectChatModels !== 'function') return [];
     try {
-      const models = (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== HEARTH_VENDOR);
+      // Capped like the providers' lists: asking the editor also asks every model provider it has.
+      const capped = new Promise<undefined>((done) => setTimeout(() => done(undefined), LISTING_CAP_MS).unref?.());
+      const all = await Promise.race([vscode.lm.selectChatModels(), capped]);
+      if (!all) {
+        this.deps.log.info(`the editor did not list its models within ${LISTING_CAP_MS / 1000} s; none offered`);
+        return [];
+      }
+      const models = all.filter((m) => m.vendor !== HEARTH_VENDOR);
       return models.map((m) => ({ id: editorModelId(m), name: m.name || m.id, vendor: m.vendor }));
     } catch (error) {
       this.deps.log.info(`the editor's models could not be listed: ${describeError(error)}`);

@@ -369,3 +369,18 @@ test('a provider that did not answer: the choices show as buttons in the error b
   assert.equal(doc.querySelectorAll('.error-choices').length, 1, 'said once');
   assert.ok(doc.querySelector('.turn[data-turn-id="t2"] .error-choices'));
 });
+
+test('the choices survive a redraw of the conversation (they are not saved with the turn) and go when the next turn starts', () => {
+  const { app, doc, state } = setup();
+  const error = { type: 'error' as const, code: 'llm.unreachable', message: 'cannot connect to down', remedy: 'Start the model server.' };
+  app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
+  app.receive({ type: 'event', turnId: 't1', event: error });
+  app.receive({ type: 'choices', turnId: 't1', choices: [{ id: 'switch:cloud/gpt-4o-mini', label: 'Use cloud/gpt-4o-mini' }] });
+  // The host sends its state again after the turn (not busy): the conversation is drawn afresh.
+  const turn = { id: 't1', text: 'hi', attachments: [], events: [error], status: 'error' as const };
+  app.receive({ type: 'state', state: { ...state, busy: false, conversation: { ...state.conversation, turns: [turn] } } });
+  assert.equal(doc.querySelector('.turn[data-turn-id="t1"] .error .error-choices button.choice')?.textContent, 'Use cloud/gpt-4o-mini');
+  app.receive({ type: 'turnStart', turnId: 't2', text: 'again', attachments: [] });
+  app.receive({ type: 'state', state: { ...state, busy: false, conversation: { ...state.conversation, turns: [turn] } } });
+  assert.equal(doc.querySelectorAll('.error-choices').length, 0, 'a new turn moved on');
+});
