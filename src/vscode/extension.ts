@@ -147,7 +147,7 @@ export async function activate(context: vscode.ExtensionContext, timing: Activat
       // Its code (the MCP SDK, the HTTP server, JSON Schema validation) loads after activation
       // returns: nothing the editor shows first waits for it.
       const loading = import('./gateway/gatewayController').then(({ GatewayController }) => {
-        const controller = new GatewayController(host, redactor, version, reviewer);
+        const controller = new GatewayController(host, redactor, version, reviewer, () => llmRuntime);
         gateway = controller;
         gatewaySemanticSearch();
         return controller;

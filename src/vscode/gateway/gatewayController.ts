@@ -21,6 +21,9 @@ import { createKilnTools } from '../../core/kiln/tools/kilnTools';
 import { gatewayStatusPresentation, SHOW_TOOL_SERVERS_COMMAND } from './gatewayStatus';
 import { hasMcpServerDefinitionApi } from '../api/editorContributions';
 import { notifySignInNeeded } from './gatewaySignIn';
+import { editorGatewayAnswers } from './gatewayAnswers';
+import { hostPeer } from '../../core/gateway/hostAnswers/hostPeer';
+import type { LlmRuntime } from '../../core/llm/llmRuntime';
 
 export const GATEWAY_PROVIDER_ID = 'hearth.gateway';
 
@@ -59,6 +62,8 @@ export class GatewayController implements vscode.Disposable {
     private readonly version: string,
     /** Edits by the gateway's MCP clients are staged for review in the editor like any agent's. */
     private readonly reviewer?: ChangeReviewer,
+    /** The chat models: an upstream's sampling request, once approved, runs through the active one. */
+    llm?: () => LlmRuntime | undefined,
   ) {
     this.log = host.log.child('gateway');
     this.oauthStore = secretOAuthStore(host.secrets);
@@ -74,6 +79,9 @@ export class GatewayController implements vscode.Disposable {
     this.disposables.push({ dispose: () => subscription.dispose() }, { dispose: () => process.off('exit', onExit) });
     this.registerWithVsCode();
     this.disposables.push(notifySignInNeeded(this));
+    // Attached before any session connects: a session calling the upstream is asked first; else
+    // (Hearth's chat or agents calling) the editor asks its user itself.
+    if (llm) this.disposables.push(this.gateway.clients.attach(hostPeer(editorGatewayAnswers(llm))));
   }
 
   /** Where ACP sessions and other local clients reach the gateway; undefined until it listens. */
