@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { Gateway } from '../../../src/core/gateway/gateway';
 import { hostPeer, type FormAnswer, type HostAnswers } from '../../../src/core/gateway/hostAnswers/hostPeer';
-import { MAX_FORM_FIELDS, type ElicitForm } from '../../../src/core/gateway/hostAnswers/elicitForm';
+import { fieldTextProblem, fieldValueFromText, MAX_FORM_FIELDS, type ElicitForm } from '../../../src/core/gateway/hostAnswers/elicitForm';
 import { runSampling, type SampleRequest } from '../../../src/core/gateway/hostAnswers/samplingRequest';
 import { LlmRuntime } from '../../../src/core/llm/llmRuntime';
 import { testGatewayOptions, textOf } from './helpers';
@@ -118,11 +118,25 @@ describe('the editor answers upstream elicitation and sampling itself', () => {
     assert.match(textOf(await gateway.callTool('ask_ask', {})), /^error -32602: .*field "x": the description is 1000000 characters long/);
     schema = () => ({ type: 'object', properties: { x: { type: 'string', enum: Array.from({ length: 5000 }, (_, i) => `o${i}`) } } });
     assert.match(textOf(await gateway.callTool('ask_ask', {})), /^error -32602: .*5000 options/);
+    // A type outside the spec's primitives is already refused by the SDK's own request parsing.
+    schema = () => ({ type: 'object', properties: { x: { type: 'object', properties: {} } } });
+    assert.match(textOf(await gateway.callTool('ask_ask', {})), /^error -326\d\d: /);
     schema = () => FORM;
     message = 'z'.repeat(500_000);
     assert.match(textOf(await gateway.callTool('ask_ask', {})), /^error -32602: .*the message is 500000 characters long/);
     message = 'Tell me about you';
     assert.equal(forms.length, shown, 'nothing hostile reached the user');
+  });
+
+  test('what is typed in an input box is checked against the field before the form is sent', () => {
+    const form = forms[0]!;
+    const [name, age] = form.fields;
+    assert.equal(fieldTextProblem(name!, ''), 'Your name is required');
+    assert.equal(fieldTextProblem(name!, 'A'), 'Your name needs at least 2 characters');
+    assert.equal(fieldTextProblem(age!, '3.5'), 'age must be an integer');
+    assert.equal(fieldTextProblem(age!, '151'), 'age must be at most 150');
+    assert.equal(fieldValueFromText(age!, ' 42 '), 42);
+    assert.equal(fieldTextProblem(age!, '42'), undefined);
   });
 
   test('sampling: the prompt is shown, the approved request runs through the active provider, maxTokens passed on', async () => {
