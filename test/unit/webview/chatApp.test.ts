@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import type { ChatState, WebviewMessage } from '../../../src/core/chat/protocol';
+import type { AgentEvent } from '../../../src/core/agents/agentSession';
 import { ChatApp } from '../../../src/webview/chatApp';
 
 function setup(overrides: Partial<ChatState> = {}) {
@@ -372,7 +373,7 @@ test('a provider that did not answer: the choices show as buttons in the error b
 
 test('the choices survive a redraw of the conversation (they are not saved with the turn) and go when the next turn starts', () => {
   const { app, doc, state } = setup();
-  const error = { type: 'error' as const, code: 'llm.unreachable', message: 'cannot connect to down', remedy: 'Start the model server.' };
+  const error: AgentEvent = { type: 'error', code: 'llm.unreachable', message: 'cannot connect to down', remedy: 'Start the model server.' };
   app.receive({ type: 'turnStart', turnId: 't1', text: 'hi', attachments: [] });
   app.receive({ type: 'event', turnId: 't1', event: error });
   app.receive({ type: 'choices', turnId: 't1', choices: [{ id: 'switch:cloud/gpt-4o-mini', label: 'Use cloud/gpt-4o-mini' }] });
