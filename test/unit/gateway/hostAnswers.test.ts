@@ -4,9 +4,14 @@
 // asked, and sampling runs through a real openai-compatible provider on aimock.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Gateway } from '../../../src/core/gateway/gateway';
+import { createGatewayServer } from '../../../src/core/gateway/gatewayServer';
+import { silentLogger } from '../../../src/core/host';
 import { hostPeer, type FormAnswer, type HostAnswers } from '../../../src/core/gateway/hostAnswers/hostPeer';
 import { fieldTextProblem, fieldValueFromText, MAX_FORM_FIELDS, type ElicitForm } from '../../../src/core/gateway/hostAnswers/elicitForm';
 import { runSampling, type SampleRequest } from '../../../src/core/gateway/hostAnswers/samplingRequest';
@@ -156,6 +161,24 @@ describe('the editor answers upstream elicitation and sampling itself', () => {
     const calls = llm.wire.length;
     assert.match(textOf(await gateway.callTool('ask_sample', { maxTokens: 10 })), /^error -1: .*user rejected sampling request/);
     assert.equal(llm.wire.length, calls, 'no model was asked');
+  });
+
+  test('a gateway session calling the upstream with elicitation of its own is asked first, not the editor', async () => {
+    const session = createGatewayServer({ gateway, kilnTools: [], log: silentLogger });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: 'vscode-mcp', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'From the client', age: 1 } }));
+    await client.connect(clientSide);
+    try {
+      const shown = forms.length;
+      const result = JSON.parse(textOf(await client.callTool({ name: 'ask_ask', arguments: {} })));
+      assert.equal(result.content.name, 'From the client');
+      assert.equal(forms.length, shown, 'the editor asked nobody');
+    } finally {
+      await client.close();
+      session.dispose();
+    }
   });
 
   test('without a host (the CLI with no client that can answer) the upstream still gets −32601', async () => {
