@@ -22,7 +22,7 @@ import { EmbeddingSchema, ProcessingSchema } from '../../src/core/config/schema'
 import { silentLogger } from '../../src/core/host';
 import { KilnIndex } from '../../src/core/index/kilnIndex';
 import { indexSemanticSearch } from '../../src/core/index/semanticSearchFn';
-import { rankNotes } from '../../src/core/chat/context/noteCompletions';
+import { rankNotes } from '../../src/core/kiln/noteRanking';
 import { parseNote, type ParsedNote } from '../../src/core/kiln/note';
 import { KilnLinks } from '../../src/core/kiln/links/kilnLinks';
 import { LinkGraph } from '../../src/core/kiln/links/linkGraph';

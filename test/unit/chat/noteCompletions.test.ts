@@ -5,7 +5,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { fuzzyScore, headingsOf, NoteCatalog, rankNotes } from '../../../src/core/chat/context/noteCompletions';
+import { headingsOf, NoteCatalog } from '../../../src/core/chat/context/noteCompletions';
+import { fuzzyScore, rankNotes } from '../../../src/core/kiln/noteRanking';
 import { attachmentBudget, cutToBudget, readAttachments } from '../../../src/core/chat/context/pendingAttachments';
 import { makeKiln, removeKiln } from '../index/kilnIndexHelpers';
 

@@ -4,7 +4,7 @@
  * named before it (and `^` its blocks).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../../chat/context/noteCompletions';
+import { fuzzyScore, MAX_COMPLETIONS, rankNotes, type NoteEntry } from '../noteRanking';
 import type { GraphNote, LinkGraph } from './linkGraph';
 
 export interface WikiCompletion {
