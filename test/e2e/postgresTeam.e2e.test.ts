@@ -55,8 +55,10 @@ const indexShows = (page: Page, notes: number) =>
 
 async function semanticSearch(page: Page, query: string, expect: string): Promise<string> {
   await runCommand(page, 'Hearth: Semantic Search');
-  await page.locator('.quick-input-widget input').waitFor();
-  await page.keyboard.type(query);
+  // The pick, not the palette it replaces, must have the input before the query goes in (CI on 1.139
+  // once typed it into the closing palette).
+  await page.locator('.quick-input-widget', { hasText: 'Hearth: Semantic Search' }).waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget input').fill(query);
   const row = quickPickRows(page).filter({ hasText: expect }).first();
   await row.waitFor({ timeout: 30_000 });
   const text = await row.innerText();
