@@ -83,7 +83,8 @@ export async function writeManifest(dir: string, m: Manifest): Promise<void> {
 }
 
 /** Bytes read (and checksummed) between two returns to the event loop. */
-const READ_SLICE = 4 << 20;
+/** How much of an index file is read at once, so the editor keeps responding while a large one loads. */
+export const READ_SLICE = 4 << 20;
 
 /**
  * A file's committed bytes (into `into` when given), checked against their CRC. Read and checksummed
@@ -91,12 +92,7 @@ const READ_SLICE = 4 << 20;
  */
 export async function readChecked(file: string, state: FileState, into?: Uint8Array): Promise<Uint8Array> {
   const target = into ?? new Uint8Array(state.bytes);
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(file, 'r');
-  } catch (error) {
-    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
-  }
+  const handle = await openIndexFile(file);
   let crc = 0;
   try {
     let off = 0;
@@ -130,6 +126,15 @@ export function verifyStreaming(file: string, state: FileState): void {
     fs.closeSync(fd);
   }
   if (crc !== state.crc) throw new StoreCorruptError(`An index file fails its checksum: ${file}.`);
+}
+
+/** A handle for reading a file the manifest records; missing, the index is damaged. */
+export async function openIndexFile(file: string): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(file, 'r');
+  } catch (error) {
+    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
+  }
 }
 
 /** A descriptor for reading a file the manifest records; missing, the index is damaged. */

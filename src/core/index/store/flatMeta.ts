@@ -1,6 +1,6 @@
-import { promises as fsp } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
+import { openIndexFile, READ_SLICE } from './flatFiles';
 import { StoreCorruptError, type ChunkRecord } from './vectorStore';
 
 /** One entry of the flat store's chunk log: a note put (all its chunks) or removed. */
@@ -59,9 +59,6 @@ export function decodeNote(line: Buffer, lineAt?: number): DecodedLine {
   return { put: p, hash: h, slots: s, scales: q, errors: e, crcs: k, rows };
 }
 
-/** Bytes of the chunk log read (and checksummed) at a time. */
-const READ_SLICE = 4 << 20;
-
 /**
  * The chunk log file's committed bytes applied line by line as they are read, a slice at a time,
  * each put's rows left in the file (RowsAt): at 50k notes the log is ~57 MB, which a cold search
@@ -69,12 +66,7 @@ const READ_SLICE = 4 << 20;
  * what was applied when it throws); a line that does not decode goes to `damaged`, which throws.
  */
 export async function readChunkLogFile(file: string, state: { bytes: number; crc: number }, apply: (line: DecodedLine) => void, damaged: (cause: unknown) => never): Promise<void> {
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(file, 'r');
-  } catch (error) {
-    throw new StoreCorruptError(`An index file is missing: ${file}.`, { cause: error });
-  }
+  const handle = await openIndexFile(file);
   let crc = 0;
   try {
     let buffer = Buffer.allocUnsafe(Math.min(READ_SLICE, Math.max(1, state.bytes)));
