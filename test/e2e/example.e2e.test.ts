@@ -34,6 +34,19 @@ let restricted: { codeServer: CodeServer; workbench: Workbench; theirs: MockLlm;
 const chat = (): FrameLocator => webviewFrame(page);
 const chatRequests = () => server!.wire.filter((w) => w.path.includes('chat/completions'));
 
+/** Picks the kiln agent (the example asks for one when the chat first opens), asks about basil, and returns the model the user's provider was asked for. */
+async function askInChat(): Promise<string | undefined> {
+  await until('the status bar names the global provider', async () => ((await statusItem(page, 'hearth.status').innerText()).includes('mine/my-model') ? true : undefined), 60_000);
+  await runCommand(page, 'Hearth: Focus Chat');
+  const card = chat().locator('.agent-card[data-agent="kiln"]');
+  await card.waitFor({ timeout: 60_000 });
+  await card.click();
+  const before = chatRequests().length;
+  await sendChat(page, 'when do I pinch out basil flowers?');
+  await chat().locator('.turn .agent .markdown strong', { hasText: 'basil' }).waitFor({ timeout: 60_000 });
+  return (chatRequests().slice(before)[0]?.body as { model?: string } | undefined)?.model;
+}
+
 before(async () => {
   if (skip) return;
   scratch = tempDir('example');
@@ -58,18 +71,7 @@ after(() => closeAll(restricted?.workbench, restricted?.codeServer, restricted?.
 
 test('the example kiln as shipped answers through the provider of the user\'s global config; hearth ask reads the same file', { skip, timeout: 240_000 }, async () => {
   try {
-    await until('the status bar names the global provider', async () => ((await statusItem(page, 'hearth.status').innerText()).includes('mine/my-model') ? true : undefined), 60_000);
-    await runCommand(page, 'Hearth: Focus Chat');
-    // The example asks for an agent when the chat first opens (lazy_agent_selection).
-    const card = chat().locator('.agent-card[data-agent="kiln"]');
-    await card.waitFor({ timeout: 60_000 });
-    await card.click();
-    const before = chatRequests().length;
-    await sendChat(page, 'when do I pinch out basil flowers?');
-    await chat().locator('.turn .agent .markdown strong', { hasText: 'basil' }).waitFor({ timeout: 60_000 });
-    const sent = chatRequests().slice(before);
-    assert.ok(sent.length > 0, 'the user\'s provider received the question');
-    assert.equal((sent[0].body as { model?: string }).model, 'my-model');
+    assert.equal(await askInChat(), 'my-model', 'the user\'s provider received the question');
     assert.equal(readFileSync(join(kiln, '.hearth', 'config.toml'), 'utf8'), readFileSync(join(EXAMPLE, '.hearth', 'config.toml'), 'utf8'), 'the example was not edited');
 
     // The CLI in the same folder, with the same global config folder, asks the same provider.
@@ -111,15 +113,7 @@ test('Restricted Mode: a cloned example naming its own provider answers through 
     }
     await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 90_000 });
     await statusItem(page, 'hearth.status').waitFor({ timeout: 90_000 });
-    await until('the status bar names the global provider', async () => ((await statusItem(page, 'hearth.status').innerText()).includes('mine/my-model') ? true : undefined), 60_000);
-    await runCommand(page, 'Hearth: Focus Chat');
-    const card = chat().locator('.agent-card[data-agent="kiln"]');
-    await card.waitFor({ timeout: 60_000 });
-    await card.click();
-    const before = chatRequests().length;
-    await sendChat(page, 'when do I pinch out basil flowers?');
-    await chat().locator('.turn .agent .markdown strong', { hasText: 'basil' }).waitFor({ timeout: 60_000 });
-    assert.equal((chatRequests().slice(before)[0]?.body as { model?: string } | undefined)?.model, 'my-model', 'the user\'s provider answered');
+    assert.equal(await askInChat(), 'my-model', 'the user\'s provider answered');
     assert.equal(theirs.wire.length, 0, 'nothing reached the workspace\'s endpoint');
   } catch (error) {
     await screenshot(page, 'example-restricted-failure').catch(() => undefined);
